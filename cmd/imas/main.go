@@ -1,0 +1,223 @@
+// Command imas analyses Ascend CANN Graph Engine memory logs (plogs).
+//
+//	imas report  [-o DIR] PATH...
+//	imas total   PATH...
+//	imas version
+//
+// Run "imas help" for every command.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"imas/core"
+	"imas/core/input"
+	"imas/core/model"
+)
+
+// Exit codes (report-contract §2).
+const (
+	exitOK      = 0
+	exitNoInput = 1
+	exitUsage   = 2
+	exitFinding = 3
+)
+
+// command is one subcommand. Each lives in its own file and registers here.
+type command struct {
+	name    string
+	usage   string // one line: "report [-o DIR] PATH..."
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			if c := commands[args[1]]; c != nil {
+				return c.run(ctx, []string{"-h"}, stdout, stderr)
+			}
+		}
+		usage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	c := commands[args[0]]
+	if c == nil {
+		fmt.Fprintf(stderr, "imas: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "imas analyses Ascend CANN Graph Engine (GE) memory logs (plogs).")
+	fmt.Fprintln(w, "\nUsage:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  imas %-34s %s\n", c.usage, c.summary)
+	}
+	fmt.Fprintln(w, "\nPATH may be a plog file, a directory (read recursively), a .gz, .tar, .tar.gz/.tgz or .zip")
+	fmt.Fprintln(w, "archive, or a quoted glob. Run \"imas help COMMAND\" for a command's flags.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 no usable input, 2 usage error, 3 findings (check).")
+}
+
+// newFlags returns a flag set that prints the command's usage.
+func newFlags(c *command, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("imas "+c.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: imas %s\n\n%s\n", c.usage, c.summary)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(fs.Output(), "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args; it returns a non-negative exit code when the
+// command must stop (help or usage error).
+func parseFlags(fs *flag.FlagSet, args []string, needPaths bool) int {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if needPaths && fs.NArg() == 0 {
+		fmt.Fprintf(fs.Output(), "%s: no PATH given\n", fs.Name())
+		fs.Usage()
+		return exitUsage
+	}
+	return -1
+}
+
+// analyzePaths reads PATHs with progress on a terminal stderr.
+func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (*model.Report, int) {
+	srcs, diags := input.FromPaths(paths)
+	for _, d := range diags {
+		fmt.Fprintf(stderr, "imas: %s: %s: %s\n", d.Path, d.Reason, d.Detail)
+	}
+	if len(srcs) == 0 {
+		fmt.Fprintln(stderr, "imas: no readable input")
+		return nil, exitNoInput
+	}
+	var total int64
+	for _, s := range srcs {
+		if s.Size > 0 {
+			total += s.Size
+		}
+	}
+	opt := core.Options{}
+	if isTerminal(stderr) {
+		var last time.Time
+		start := time.Now()
+		opt.Progress = func(p core.Progress) {
+			if time.Since(last) < 200*time.Millisecond {
+				return
+			}
+			last = time.Now()
+			el := time.Since(start).Seconds()
+			rate := float64(p.Bytes) / 1e6 / max(el, 1e-3)
+			fmt.Fprintf(stderr, "\rimas: %d files, %s read, %d lines, %d candidates (%.0f MB/s)   ", p.Files, humanBytes(p.Bytes), p.Lines, p.Candidates, rate)
+		}
+	}
+	rep, err := core.Analyze(ctx, srcs, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "imas:", err)
+		return nil, exitNoInput
+	}
+	for _, d := range diags {
+		rep.Diagnostics = append([]model.Diagnostic{{Path: d.Path, Reason: d.Reason, Detail: d.Detail}}, rep.Diagnostics...)
+	}
+	if rep.Inputs.Records == 0 {
+		explainNothing(stderr, rep)
+		return rep, exitNoInput
+	}
+	return rep, exitOK
+}
+
+// explainNothing tells users why nothing was recognised and how to fix it.
+func explainNothing(w io.Writer, rep *model.Report) {
+	fmt.Fprintf(w, "imas: nothing recognised in %d lines of %d files.\n", rep.Inputs.Lines, len(rep.Inputs.Files))
+	if rep.Inputs.Candidates > 0 {
+		fmt.Fprintf(w, "imas: %d lines looked like GE memory records but none could be used; see the diagnostics (imas report writes them to report.json).\n", rep.Inputs.Candidates)
+		for i, d := range rep.Diagnostics {
+			if i == 5 {
+				break
+			}
+			fmt.Fprintf(w, "  %s:%d: %s: %s\n", d.Path, d.Line, d.Reason, d.Detail)
+		}
+		return
+	}
+	fmt.Fprintln(w, `imas: none of these GE markers were found: "[IMAS]Set", "[IMAS]AfterAssignMemory",
+  "MallocMemory, func=", "[KernelTrace][", "Malloc block", "_svm_mem_stats_show".
+These lines are printed only at INFO log level during model build and load. Re-run with:
+  export ASCEND_GLOBAL_LOG_LEVEL=1          # INFO (0=DEBUG also works)
+  export ASCEND_HOST_LOG_FILE_NUM=1000      # keep enough rotated plog files
+  atc ... --log=info                        # for offline model conversion
+then pass the debug plogs ($HOME/ascend/log/debug/plog/ or $ASCEND_PROCESS_LOG_PATH) to imas.
+For device statistics (_svm_mem_stats_show) also pass the run plogs (log/run/plog/);
+the process must exit normally for the driver to print them.`)
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+var _ = strings.TrimSpace

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"imas/core/export"
+	"imas/core/model"
+)
+
+func init() {
+	register(&command{
+		name:    "report",
+		usage:   "report [-o DIR] PATH...",
+		summary: "write the CSV reports, report.json and the Perfetto trace to DIR (default ./mem_report)",
+		run:     runReport,
+	})
+}
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c := commands["report"]
+	fs := newFlags(c, stderr)
+	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes)")
+	if code := parseFlags(fs, args, true); code >= 0 {
+		return code
+	}
+	rep, code := analyzePaths(ctx, fs.Args(), stderr)
+	if rep == nil {
+		return code
+	}
+	if err := writeReportDir(*out, rep); err != nil {
+		fmt.Fprintln(stderr, "imas:", err)
+		return exitNoInput
+	}
+	printShortSummary(stdout, rep, *out)
+	return code
+}
+
+// writeReportDir writes every export.Outputs file into dir. Files are
+// written under a temporary name and renamed, so a failed run never leaves
+// half a report; nothing is written outside dir.
+func writeReportDir(dir string, rep *model.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, o := range export.Outputs() {
+		final := filepath.Join(dir, o.Name)
+		tmp, err := os.CreateTemp(dir, "."+o.Name+".*")
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriterSize(tmp, 1<<20)
+		werr := o.Write(bw, rep)
+		if werr == nil {
+			werr = bw.Flush()
+		}
+		if cerr := tmp.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("writing %s: %w", final, werr)
+		}
+		if err := os.Rename(tmp.Name(), final); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+	}
+	return nil
+}
+
+func printShortSummary(w io.Writer, rep *model.Report, dir string) {
+	in := rep.Inputs
+	fmt.Fprintf(w, "read %d %s, %d lines: %d memory records, %d rejected", len(in.Files), plural(len(in.Files), "file", "files"), in.Lines, in.Records, in.Rejected)
+	if len(in.Duplicates) > 0 {
+		fmt.Fprintf(w, ", %d duplicate %s skipped", len(in.Duplicates), plural(len(in.Duplicates), "input", "inputs"))
+	}
+	fmt.Fprintln(w)
+	for _, g := range rep.Graphs {
+		fmt.Fprintf(w, "  pid %s %s memtype %d: memory_size %s, reuse rate %s%%, reach_theory_rate %s%%, %d tensors",
+			g.PID, g.Graph, g.MemType, export.Bytes(g.MemorySize), export.Rate(g.ReuseRate), export.Rate2(g.ReachTheoryRate), g.Tensors)
+		if n := len(g.Conflicts); n > 0 {
+			fmt.Fprintf(w, ", %d reuse %s", n, plural(n, "conflict", "conflicts"))
+		}
+		fmt.Fprintln(w)
+	}
+	if n := len(rep.Diagnostics); n > 0 {
+		fmt.Fprintf(w, "%d diagnostics (see report.json)\n", n)
+	}
+	fmt.Fprintf(w, "wrote %s/\n", dir)
+}

@@ -1,0 +1,234 @@
+// Package analyze computes what the logs mean: the contract figures of each
+// graph (report-contract §4), reuse conflicts, waste, peak breakdown, pool
+// statistics and run diffs. It reads and annotates the model; it does no I/O.
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"imas/core/model"
+)
+
+func align512(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return (n + 511) / 512 * 512
+}
+
+// Round2 rounds a percentage to two decimals.
+func Round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// IsInfinite reports whether a lifetime means "to the end of the graph".
+func IsInfinite(t int64) bool { return t >= model.LifeDefault }
+
+// Figures fills g.Figures from its rows, atomic pieces and GE's own summary,
+// and returns diagnostics for figures GE logged differently. siblings are
+// the graph's other memory types (zero-copy blocks of every memory type are
+// laid out in the HBM area, so HBM's zero_copy counts them all).
+func Figures(g *model.Graph, siblings ...*model.Graph) []model.Diagnostic {
+	f := &g.Figures
+	*f = model.Figures{}
+	streams := map[int64]struct{}{}
+	for i := range g.Rows {
+		r := &g.Rows[i]
+		if !r.Counted {
+			continue
+		}
+		a := align512(r.RealSize)
+		f.Tensors++
+		f.Total += r.RealSize
+		f.GETotal += a
+		if r.Reuse == 0 {
+			f.NoReuse += a
+		} else {
+			streams[r.Stream] = struct{}{}
+		}
+	}
+	f.Streams = int64(len(streams))
+	for _, p := range g.AtomicPieces {
+		f.Atomic += align512(p.RealSize)
+	}
+	f.TheoryMin = PeakReusable(g.Rows) + f.NoReuse + f.Atomic
+	f.Continuous = blockSum(g.Rows, func(r *model.Row) bool { return r.Continuous != 0 })
+	// zero_copy is an HBM figure: GE's AssignZeroCopyMemory lays graph
+	// input/output blocks out at the end of the HBM area, and GE prints 0
+	// (or repeats the HBM value on its failure path) for other types.
+	var zc int64
+	if g.MemType == 2 {
+		zc = blockSum(g.Rows, func(r *model.Row) bool { return r.ZeroCopy != 0 })
+		for _, s := range siblings {
+			zc += blockSum(s.Rows, func(r *model.Row) bool { return r.ZeroCopy != 0 })
+		}
+		f.ZeroCopy = zc
+		if v, ok := loggedInt(g.Logged, "zero_copy"); ok {
+			f.ZeroCopy = v
+		}
+	}
+	if v, ok := loggedInt(g.Logged, "memory_size"); ok {
+		f.MemorySize = v
+	} else {
+		for i := range g.Rows {
+			if end := g.Rows[i].Offset + g.Rows[i].Size; end > f.MemorySize {
+				f.MemorySize = end
+			}
+		}
+	}
+	f.AfterReuse = f.MemorySize
+	if v, ok := g.Logged.Get("topo"); ok {
+		f.Topo = v
+	}
+	var diags []model.Diagnostic
+	if len(g.Rows) == 0 && g.HasSummary {
+		// Only GE's summary line is there (run log without debug log): take
+		// its figures rather than report zeros.
+		if v, ok := loggedInt(g.Logged, "theory_min"); ok {
+			f.TheoryMin = v
+		}
+		if v, ok := loggedInt(g.Logged, "ge_total"); ok {
+			f.GETotal, f.Total = v, v
+		}
+		if v, ok := loggedInt(g.Logged, "no_reuse"); ok {
+			f.NoReuse = v
+		}
+		if v, ok := loggedInt(g.Logged, "streams"); ok {
+			f.Streams = v
+		}
+		diags = append(diags, model.Diagnostic{Reason: "summary-only",
+			Detail: fmt.Sprintf("graph %s memtype %d: no [IMAS]Set rows; figures are GE's own AfterAssignMemory values", g.Graph, g.MemType)})
+	} else {
+		check := func(key string, computed int64) {
+			if v, ok := loggedInt(g.Logged, key); ok && v != computed {
+				diags = append(diags, model.Diagnostic{Reason: "logged-mismatch",
+					Detail: fmt.Sprintf("graph %s (pid %s) memtype %d: %s computed %d, GE logged %d", g.Graph, g.PID, g.MemType, key, computed, v)})
+			}
+		}
+		check("theory_min", f.TheoryMin)
+		check("ge_total", f.GETotal)
+		check("no_reuse", f.NoReuse)
+		check("streams", f.Streams)
+		if _, ok := g.Logged.Get("zero_copy"); ok && g.MemType == 2 {
+			check("zero_copy", zc)
+		}
+	}
+	if f.Total > 0 {
+		f.ReuseRate = Round2(math.Max(0, float64(f.Total-f.AfterReuse)/float64(f.Total)*100))
+	}
+	if f.AfterReuse > 0 {
+		f.ReachTheoryRate = Round2(math.Min(100, float64(f.TheoryMin)/float64(f.AfterReuse)*100))
+	}
+	return diags
+}
+
+func loggedInt(l model.Logged, key string) (int64, bool) {
+	v, ok := l.Get(key)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return n, err == nil
+}
+
+// blockSum adds the size of distinct blocks (offset, size) whose rows match.
+func blockSum(rows []model.Row, match func(*model.Row) bool) int64 {
+	type blk struct{ off, size int64 }
+	seen := map[blk]struct{}{}
+	var sum int64
+	for i := range rows {
+		r := &rows[i]
+		if !match(r) {
+			continue
+		}
+		k := blk{r.Offset, r.Size}
+		if _, ok := seen[k]; ok {
+			continue
+		}
+		seen[k] = struct{}{}
+		sum += r.Size
+	}
+	return sum
+}
+
+// MaxFinite is the largest finite lifetime (begin or end) of counted rows.
+func MaxFinite(rows []model.Row) int64 {
+	var mx int64
+	for i := range rows {
+		r := &rows[i]
+		if !r.Counted {
+			continue
+		}
+		if !IsInfinite(r.LifeBegin) && r.LifeBegin > mx {
+			mx = r.LifeBegin
+		}
+		if !IsInfinite(r.LifeEnd) && r.LifeEnd > mx {
+			mx = r.LifeEnd
+		}
+	}
+	return mx
+}
+
+// Interval returns the inclusive live interval of a row, with infinite ends
+// clipped to maxFinite.
+func Interval(r *model.Row, maxFinite int64) (begin, end int64) {
+	begin, end = r.LifeBegin, r.LifeEnd
+	if IsInfinite(end) {
+		end = maxFinite
+	}
+	if end < begin {
+		end = begin
+	}
+	return
+}
+
+// LiveEvent is a change of live bytes at a time step.
+type LiveEvent struct {
+	T     int64
+	Delta int64
+}
+
+// ReusableEvents returns the live-byte events of counted reuse-1 rows,
+// sorted: at equal times removals come first (an end at t means live at t,
+// so it is removed at t+1).
+func ReusableEvents(rows []model.Row) []LiveEvent {
+	mx := MaxFinite(rows)
+	ev := make([]LiveEvent, 0, 64)
+	for i := range rows {
+		r := &rows[i]
+		if !r.Counted || r.Reuse == 0 {
+			continue
+		}
+		a := align512(r.RealSize)
+		b, e := Interval(r, mx)
+		ev = append(ev, LiveEvent{b, a}, LiveEvent{e + 1, -a})
+	}
+	sort.Slice(ev, func(i, j int) bool {
+		if ev[i].T != ev[j].T {
+			return ev[i].T < ev[j].T
+		}
+		return ev[i].Delta < ev[j].Delta
+	})
+	return ev
+}
+
+// PeakReusable is the peak over time of Σ align512(realsize) of live counted
+// reuse-1 tensors, and is the first term of theory_min.
+func PeakReusable(rows []model.Row) int64 {
+	peak, _ := PeakStep(rows)
+	return peak
+}
+
+// PeakStep returns the peak live reusable bytes and the first step at which
+// it is reached.
+func PeakStep(rows []model.Row) (peak, step int64) {
+	var live int64
+	for _, e := range ReusableEvents(rows) {
+		live += e.Delta
+		if live > peak {
+			peak, step = live, e.T
+		}
+	}
+	return
+}

@@ -1,0 +1,372 @@
+// Package core is the one entry point every front door uses (CLI, page,
+// server, worker): it reads sources, parses them on all cores, merges the
+// records deterministically, builds the model and runs the analyses.
+package core
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+
+	"imas/core/analyze"
+	"imas/core/gelog"
+	"imas/core/input"
+	"imas/core/model"
+	"imas/core/plog"
+)
+
+// Version is the imas version, set by the build.
+var Version = "0.1.0-dev"
+
+// Options tune a run. The zero value is fine.
+type Options struct {
+	Limits         input.Limits
+	MaxLine        int // longest line parsed; longer ones are cut with a diagnostic (default 64 KiB)
+	Workers        int // parallel parsers (default GOMAXPROCS)
+	MaxDiagnostics int // listed diagnostics; the rest are counted (default 100000)
+	// Progress, if set, is called after each chunk from the reading goroutine.
+	Progress func(Progress)
+}
+
+// Progress reports a run's advance.
+type Progress struct {
+	Path       string
+	Files      int
+	Bytes      int64 // bytes of text read so far (after decompression)
+	Lines      int64
+	Candidates int64
+	Records    int64
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxLine <= 0 {
+		o.MaxLine = 64 << 10
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.MaxDiagnostics <= 0 {
+		o.MaxDiagnostics = 100000
+	}
+	return o
+}
+
+// ErrNoInput means no source could be read at all.
+var ErrNoInput = errors.New("no input could be read")
+
+// Analyze reads every source and returns the full report. It fails only
+// when the context is cancelled; unreadable inputs become diagnostics.
+func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
+	opt = opt.withDefaults()
+	p := newPipeline(ctx, opt)
+	for _, s := range srcs {
+		if err := ctx.Err(); err != nil {
+			break
+		}
+		p.source(s)
+	}
+	return p.finish()
+}
+
+// ---- pipeline ----
+
+type fileState struct {
+	path    string
+	results []*chunkResult
+	stats   input.ReadStats
+	readErr error
+	pending sync.WaitGroup
+}
+
+type chunkResult struct {
+	lines      int64
+	candidates int64
+	records    []gelog.Record
+	rejected   int64
+	overlong   []overlong
+}
+
+type overlong struct {
+	line int64
+	size int
+	text string
+}
+
+type job struct {
+	file  int32
+	seq   int
+	chunk *input.Chunk
+	fs    *fileState
+}
+
+type pipeline struct {
+	ctx   context.Context
+	opt   Options
+	jobs  chan job
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	files []*fileState
+	diags []model.Diagnostic
+	prog  Progress
+}
+
+func newPipeline(ctx context.Context, opt Options) *pipeline {
+	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job, opt.Workers*2)}
+	for i := 0; i < opt.Workers; i++ {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for j := range p.jobs {
+				r := parseChunk(j.chunk, j.file, opt.MaxLine)
+				j.chunk.Release()
+				p.mu.Lock()
+				j.fs.results[j.seq] = r
+				p.mu.Unlock()
+				j.fs.pending.Done()
+			}
+		}()
+	}
+	return p
+}
+
+func (p *pipeline) source(s input.Source) {
+	_ = input.Walk(s, p.opt.Limits, func(l input.Leaf) error {
+		fs := &fileState{path: l.Path}
+		p.files = append(p.files, fs)
+		idx := int32(len(p.files) - 1)
+		p.prog.Files = len(p.files)
+		p.prog.Path = l.Path
+		seq := 0
+		st, err := input.Chunks(l.R, p.opt.MaxLine, func(c *input.Chunk) error {
+			if err := p.ctx.Err(); err != nil {
+				c.Release()
+				return err
+			}
+			p.mu.Lock()
+			fs.results = append(fs.results, nil)
+			p.mu.Unlock()
+			fs.pending.Add(1)
+			p.jobs <- job{file: idx, seq: seq, chunk: c, fs: fs}
+			seq++
+			p.prog.Bytes += int64(len(c.Data))
+			if p.opt.Progress != nil {
+				p.opt.Progress(p.prog)
+			}
+			return nil
+		})
+		fs.stats = st
+		if err != nil && p.ctx.Err() == nil {
+			fs.readErr = err
+		}
+		return p.ctx.Err()
+	}, func(d input.Diag) {
+		p.diags = append(p.diags, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail})
+	})
+}
+
+func (p *pipeline) finish() (*model.Report, error) {
+	close(p.jobs)
+	p.wg.Wait()
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	paths := make([]string, len(p.files))
+	for i, f := range p.files {
+		paths[i] = f.path
+	}
+	b := model.NewBuilder(paths)
+	rep := b.R
+	rep.Tool = "imas " + Version
+	for _, d := range p.diags {
+		b.Diag(d)
+	}
+	type content struct {
+		hash  uint64
+		bytes int64
+	}
+	seen := map[content]string{}
+	var streams [][]gelog.Record
+	for i, f := range p.files {
+		fi := model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}
+		if f.readErr != nil {
+			reason := "truncated-input"
+			if errors.Is(f.readErr, input.ErrBomb) {
+				reason = "bomb-limit"
+			}
+			fi.Error = f.readErr.Error()
+			b.Diag(model.Diagnostic{Path: f.path, Reason: reason, Detail: f.readErr.Error() + "; lines read before the error are used"})
+		}
+		c := content{f.stats.Hash, f.stats.Bytes}
+		if first, dup := seen[c]; dup && f.readErr == nil && f.stats.Bytes > 0 {
+			rep.Inputs.Duplicates = append(rep.Inputs.Duplicates, f.path)
+			b.Diag(model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + first + "; read once"})
+			continue
+		} else if f.readErr == nil {
+			seen[c] = f.path
+		}
+		var recs []gelog.Record
+		var base int64
+		for _, r := range f.results {
+			if r == nil {
+				continue
+			}
+			for _, rec := range r.records {
+				gelog.M(rec).Line += base
+			}
+			for _, o := range r.overlong {
+				b.Diag(model.Diagnostic{Path: f.path, Line: o.line + base, Reason: "line-too-long",
+					Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), p.opt.MaxLine), Text: o.text})
+			}
+			recs = append(recs, r.records...)
+			fi.Lines += r.lines
+			fi.Candidates += r.candidates
+			fi.Rejected += r.rejected
+			base += r.lines
+		}
+		fi.Records = fi.Candidates - fi.Rejected
+		_ = i
+		rep.Inputs.Files = append(rep.Inputs.Files, fi)
+		rep.Inputs.Lines += fi.Lines
+		rep.Inputs.Candidates += fi.Candidates
+		rep.Inputs.Rejected += fi.Rejected
+		rep.Inputs.Records += fi.Records
+		streams = append(streams, recs)
+		f.results = nil
+	}
+	if rep.Inputs.Files == nil {
+		rep.Inputs.Files = []model.FileInfo{}
+	}
+	if rep.Inputs.Duplicates == nil {
+		rep.Inputs.Duplicates = []string{}
+	}
+	mergeByTime(streams, b.Add)
+	b.Finish()
+	analyze.All(rep)
+	capDiagnostics(rep, p.opt.MaxDiagnostics)
+	return rep, nil
+}
+
+func sizeText(n int) string {
+	if n >= input.ChunkSize {
+		return "more than " + strconv.Itoa(input.ChunkSize>>20) + " MiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
+
+func capDiagnostics(rep *model.Report, max int) {
+	if len(rep.Diagnostics) <= max {
+		if rep.Diagnostics == nil {
+			rep.Diagnostics = []model.Diagnostic{}
+		}
+		return
+	}
+	extra := len(rep.Diagnostics) - max
+	rep.Diagnostics = append(rep.Diagnostics[:max:max], model.Diagnostic{Reason: "diagnostics-truncated",
+		Detail: fmt.Sprintf("%d more diagnostics not listed; see diagnostic_counts", extra)})
+}
+
+// parseChunk finds the candidate lines of a chunk and parses them.
+func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
+	r := &chunkResult{}
+	data := c.Data
+	cut := c.Cut
+	var env plog.Envelope
+	var line int64
+	off := 0
+	for off < len(data) {
+		nl := bytes.IndexByte(data[off:], '\n')
+		var l []byte
+		if nl < 0 {
+			l = data[off:]
+		} else {
+			l = data[off : off+nl]
+		}
+		start := off
+		off += len(l) + 1
+		line++
+		if n := len(l); n > 0 && l[n-1] == '\r' {
+			l = l[:n-1]
+		}
+		if len(l) > maxLine || (len(cut) > 0 && cut[0] == start) {
+			size := len(l)
+			if len(cut) > 0 && cut[0] == start {
+				cut = cut[1:]
+				size = input.ChunkSize
+			}
+			if len(l) > maxLine {
+				l = l[:maxLine]
+			}
+			r.overlong = append(r.overlong, overlong{line: line, size: size, text: gelog.Excerpt(l)})
+		}
+		if !gelog.IsCandidate(l) {
+			continue
+		}
+		r.candidates++
+		ok := plog.Parse(l, &env)
+		rec := gelog.Parse(&env, ok, l, gelog.Meta{File: file, Line: line})
+		if _, bad := rec.(*gelog.Reject); bad {
+			r.rejected++
+		}
+		r.records = append(r.records, rec)
+	}
+	r.lines = line
+	return r
+}
+
+// mergeByTime feeds records of all files in timestamp order, keeping each
+// file's own order (a record without a timestamp keeps its predecessor's).
+// Ties go to the earlier file, so the result is deterministic.
+func mergeByTime(streams [][]gelog.Record, add func(gelog.Record)) {
+	h := &recHeap{}
+	for i, s := range streams {
+		if len(s) > 0 {
+			heap.Push(h, &cursor{recs: s, file: i, t: gelog.M(s[0]).Time})
+		}
+	}
+	for h.Len() > 0 {
+		c := (*h)[0]
+		add(c.recs[c.pos])
+		c.pos++
+		if c.pos == len(c.recs) {
+			heap.Pop(h)
+			continue
+		}
+		if t := gelog.M(c.recs[c.pos]).Time; t != 0 {
+			c.t = t
+		}
+		heap.Fix(h, 0)
+	}
+}
+
+type cursor struct {
+	recs []gelog.Record
+	pos  int
+	file int
+	t    int64
+}
+
+type recHeap []*cursor
+
+func (h recHeap) Len() int { return len(h) }
+func (h recHeap) Less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
+	}
+	return h[i].file < h[j].file
+}
+func (h recHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *recHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *recHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+var _ = sort.Strings

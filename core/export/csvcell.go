@@ -1,0 +1,99 @@
+package export
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// csvWriter writes key/value CSV rows in the old imas layout. Cells are
+// quoted when needed (RFC 4180) and neutralised against spreadsheet formula
+// injection: a text cell starting with = + - @ TAB or CR gets a leading '
+// unless it is a plain number (report-contract §2).
+type csvWriter struct {
+	w     *bufio.Writer
+	first bool
+	err   error
+}
+
+func newCSV(w io.Writer) *csvWriter {
+	return &csvWriter{w: bufio.NewWriterSize(w, 256<<10), first: true}
+}
+
+// Cell writes one text cell.
+func (c *csvWriter) Cell(s string) {
+	if !c.first {
+		c.w.WriteByte(',')
+	}
+	c.first = false
+	s = SafeCell(s)
+	if strings.ContainsAny(s, ",\"\r\n") {
+		c.w.WriteByte('"')
+		c.w.WriteString(strings.ReplaceAll(s, `"`, `""`))
+		c.w.WriteByte('"')
+		return
+	}
+	c.w.WriteString(s)
+}
+
+// Int writes a number cell.
+func (c *csvWriter) Int(n int64) {
+	if !c.first {
+		c.w.WriteByte(',')
+	}
+	c.first = false
+	var b [24]byte
+	c.w.Write(strconv.AppendInt(b[:0], n, 10))
+}
+
+// KV writes a key cell and a value cell.
+func (c *csvWriter) KV(k, v string) { c.Cell(k); c.Cell(v) }
+
+// KI writes a key cell and a number cell.
+func (c *csvWriter) KI(k string, v int64) { c.Cell(k); c.Int(v) }
+
+// End finishes a row.
+func (c *csvWriter) End() {
+	c.w.WriteString("\r\n")
+	c.first = true
+}
+
+// Flush writes buffered rows.
+func (c *csvWriter) Flush() error { return c.w.Flush() }
+
+// SafeCell neutralises formula injection.
+func SafeCell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		if isPlainNumber(s) {
+			return s
+		}
+		return "'" + s
+	}
+	return s
+}
+
+func isPlainNumber(s string) bool {
+	if s[0] == '-' || s[0] == '+' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	dot := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '.' && !dot {
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

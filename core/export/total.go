@@ -1,0 +1,21 @@
+package export
+
+import (
+	"bufio"
+	"io"
+
+	"imas/core/model"
+)
+
+// WriteTotal writes "imas total": one summary line per graph and memory
+// type (the summary row of imas_mem_graph.csv), then the device-memory
+// sections.
+func WriteTotal(w io.Writer, rep *model.Report) error {
+	bw := bufio.NewWriter(w)
+	for _, g := range rep.Graphs {
+		bw.WriteString(SummaryLine(g))
+		bw.WriteString("\n")
+	}
+	writeRuntimeTotal(bw, rep)
+	return bw.Flush()
+}

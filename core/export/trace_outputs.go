@@ -1,0 +1,4 @@
+package export
+
+// traceOutputs are the Perfetto trace files.
+func traceOutputs() []Output { return nil }

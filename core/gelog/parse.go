@@ -1,0 +1,243 @@
+package gelog
+
+import (
+	"bytes"
+	"hash/maphash"
+	"strings"
+	"unicode/utf8"
+
+	"imas/core/plog"
+)
+
+// Markers are the substrings that make a line a candidate (report-contract
+// §1): a line containing one of them is either parsed into a record or
+// rejected with a reason. Keep in sync with the dispatch below.
+var Markers = []string{
+	"[IMAS]",
+	"MallocMemory",
+	"MemoryAllocator::",
+	"[KernelTrace][",
+	"Malloc block ",
+	"Free block ",
+	"Device memory   : [",
+	"_svm_mem_stats_show",
+	"create caching memory allocator",
+	"virtual_active_addr_base:",
+	"InitFeatureMapAndP2PMem",
+	"rtMallocPhysical success",
+	"aclrtFreePhysical success",
+	"Reuse result:",
+	"after append ws, origin memory size",
+	"Final StaticMemoryPolicy",
+}
+
+// IsCandidate reports whether line carries one of the Markers.
+func IsCandidate(line []byte) bool {
+	for _, mk := range Markers {
+		if bytes.Contains(line, []byte(mk)) {
+			return true
+		}
+	}
+	return false
+}
+
+// A Family parses one kind of statement that is not a static-graph [IMAS]
+// line (variables, mallocs, addresses, pools, devmm; ge-log-formats.md
+// §2.8-§5). Match reports whether the message belongs to the family; Parse
+// returns a record (possibly *Ignored) or a *Reject built with Rejectf.
+type Family struct {
+	Name  string
+	Match func(env *plog.Envelope, msg []byte) bool
+	Parse func(env *plog.Envelope, msg []byte, m Meta, line []byte) Record
+}
+
+// families is filled by the init functions of the family files.
+var families []Family
+
+// Register adds a statement family; families are tried in registration
+// order after the static-graph statements.
+func Register(f Family) { families = append(families, f) }
+
+var eventSeed = maphash.MakeSeed()
+
+// EventKey hashes a message for run-log/debug-log duplicate detection.
+func EventKey(msg []byte) uint64 { return maphash.Bytes(eventSeed, msg) }
+
+// Parse turns one candidate line into a record. env must be the line's
+// parsed envelope (ok = whether plog.Parse succeeded). Parse never returns
+// nil for a candidate line.
+func Parse(env *plog.Envelope, envOK bool, line []byte, m Meta) Record {
+	m.PID, m.TID, m.Time, m.Event = env.PID, env.TID, env.Time, env.Event
+	msg := env.Msg
+	if !envOK {
+		return reject(m, line, "bad-envelope", "no plog header ([LEVEL] MODULE(pid,name):time)")
+	}
+	if i := bytes.Index(msg, []byte("[IMAS]")); i >= 0 {
+		if r := parseIMAS(env, msg, i, m, line); r != nil {
+			return r
+		}
+	}
+	for i := range families {
+		f := &families[i]
+		if f.Match(env, msg) {
+			return f.Parse(env, msg, m, line)
+		}
+	}
+	if bytes.Contains(msg, []byte("Reuse result:")) || bytes.Contains(msg, []byte("mem_offset exclude zero_copy_memory")) {
+		return &Ignored{Meta: m, What: "reuse-result"}
+	}
+	if bytes.Contains(msg, []byte("after append ws, origin memory size")) {
+		return parseAppendWsSize(msg, m, line)
+	}
+	return reject(m, line, "unrecognised", "marker present but statement unknown")
+}
+
+// static-graph [IMAS] statements, keyed on the text after "[IMAS]".
+func parseIMAS(env *plog.Envelope, msg []byte, at int, m Meta, line []byte) Record {
+	s := msg[at+len("[IMAS]"):]
+	has := func(p string) ([]byte, bool) {
+		if bytes.HasPrefix(s, []byte(p)) {
+			return s[len(p):], true
+		}
+		return nil, false
+	}
+	if r, ok := has("SetAtomicCleanAttr : "); ok {
+		return parseAtomicClean(r, m, line)
+	}
+	if r, ok := has("AppendAttrsToMemSetOp : "); ok {
+		return parseAtomicClean(r, m, line)
+	}
+	if r, ok := has("Set "); ok {
+		return parseSet(r, m, line)
+	}
+	if r, ok := has("Continuous input : "); ok {
+		variant := "graph"
+		if at > 0 && bytes.Contains(msg[:at], []byte("[ContinuousMem]")) {
+			variant = "block"
+		}
+		return parseCont(r, m, line, "input", variant)
+	}
+	if r, ok := has("Continuous output : "); ok {
+		return parseCont(r, m, line, "output", "graph")
+	}
+	if r, ok := has("Check Continuous input : "); ok {
+		return parseCont(r, m, line, "input", "check")
+	}
+	if bytes.HasPrefix(s, []byte("Virtual node optimize")) {
+		r := s[len("Virtual node optimize"):]
+		r = bytes.TrimLeft(r, " :")
+		return parseCont(r, m, line, "output", "virtual")
+	}
+	if r, ok := has("ReAssignMergeMemory : "); ok {
+		return parseCont(r, m, line, "output", "merge")
+	}
+	if bytes.HasPrefix(s, []byte("Atomic output : we have assigned")) {
+		return &Ignored{Meta: m, What: "atomic-note"}
+	}
+	if r, ok := has("Atomic output : "); ok {
+		return parseAtomic(r, m, line, "output")
+	}
+	if r, ok := has("Atomic ordinary workspace : "); ok {
+		return parseAtomic(r, m, line, "ordinary workspace")
+	}
+	if r, ok := has("Atomic fusion workspace : "); ok {
+		return parseAtomic(r, m, line, "fusion workspace")
+	}
+	if bytes.HasPrefix(s, []byte("Atomic no assign")) {
+		return &Ignored{Meta: m, What: "atomic-no-assign"}
+	}
+	if r, ok := has("AfterAssignMemory : "); ok {
+		m.EventKey = EventKey(msg)
+		return parseAfterAssign(r, m, line)
+	}
+	if r, ok := has("after append ws, "); ok {
+		return parseAppendWs(r, m, line)
+	}
+	return nil // not a static statement: other families may know it
+}
+
+func parseAppendWsSize(msg []byte, m Meta, line []byte) Record {
+	r := &AppendWsSize{Meta: m}
+	i := bytes.Index(msg, []byte("origin memory size "))
+	j := bytes.Index(msg, []byte("last memory size "))
+	if i < 0 || j < 0 {
+		return reject(m, line, "truncated", "memory sizes missing")
+	}
+	o := msg[i+len("origin memory size "):]
+	if c := bytes.IndexByte(o, ','); c >= 0 {
+		o = o[:c]
+	}
+	l := bytes.TrimRight(msg[j+len("last memory size "):], ". \r")
+	var e numErr
+	if r.Origin, e = parseInt(o); e != numOK {
+		return badNum(m, line, "origin memory size", e)
+	}
+	if r.Last, e = parseInt(l); e != numOK {
+		return badNum(m, line, "last memory size", e)
+	}
+	return r
+}
+
+// MaxText is how much of a rejected line a diagnostic keeps.
+const MaxText = 300
+
+// Rejectf builds a *Reject for a family parser.
+func Rejectf(m Meta, line []byte, reason, detail string) *Reject {
+	return reject(m, line, reason, detail)
+}
+
+func reject(m Meta, line []byte, reason, detail string) *Reject {
+	return &Reject{Meta: m, Reason: reason, Detail: detail, Text: Excerpt(line)}
+}
+
+// Excerpt returns a printable, valid UTF-8 prefix of line for diagnostics.
+func Excerpt(line []byte) string {
+	if len(line) > MaxText {
+		line = line[:MaxText]
+	}
+	var b strings.Builder
+	for len(line) > 0 {
+		r, n := utf8.DecodeRune(line)
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			b.WriteString("\\x")
+			b.WriteByte("0123456789abcdef"[line[0]>>4])
+			b.WriteByte("0123456789abcdef"[line[0]&15])
+		case r < 0x20 || r == 0x7f:
+			b.WriteString("\\x")
+			b.WriteByte("0123456789abcdef"[byte(r)>>4])
+			b.WriteByte("0123456789abcdef"[byte(r)&15])
+		default:
+			b.WriteRune(r)
+		}
+		line = line[n:]
+	}
+	return b.String()
+}
+
+// truncatedAt is GE's logger limit: MSG_LENGTH 1024 counted from [file:line].
+const truncatedAt = 1000
+
+// missingOrCut tells a missing field from a line cut by the logger.
+func missingOrCut(line []byte, _ string) string {
+	if i := bytes.Index(line, []byte("] ")); i >= 0 {
+		// length from the envelope's [file:line] on
+		if j := bytes.Index(line, []byte(" [")); j >= 0 && len(line)-j >= truncatedAt {
+			return "truncated"
+		}
+	}
+	if len(line) >= truncatedAt {
+		return "truncated"
+	}
+	return "missing-field"
+}
+
+func badNum(m Meta, line []byte, fieldName string, e numErr) *Reject {
+	switch e {
+	case numOverflow:
+		return reject(m, line, "number-overflow", fieldName+" does not fit in int64")
+	case numEmpty:
+		return reject(m, line, "missing-field", fieldName+" is empty")
+	}
+	return reject(m, line, "bad-number", fieldName+" is not a number")
+}

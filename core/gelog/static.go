@@ -1,0 +1,458 @@
+package gelog
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Static-graph statements (ge-log-formats.md §2). Each parser receives the
+// text after its marker and returns a record or a *Reject.
+
+// parseSet reads "[IMAS]Set <graph> name[..] ..." (block and buffer-pool
+// assigners, every generation since 2020-05).
+func parseSet(rest []byte, m Meta, line []byte) Record {
+	rec := parseSetRow(rest, m, line)
+	if rj, ok := rec.(*Reject); ok {
+		// Keep the graph so that cut rows can be counted per graph.
+		if ni := bytes.Index(rest, []byte(" name[")); ni > 0 {
+			rj.Graph = string(bytes.TrimSpace(rest[:ni]))
+		} else if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			rj.Graph = string(rest[:sp])
+		}
+		rj.MemType = 2
+		if v, ok, closed := field(rest, "memtype"); ok && closed {
+			if n, e := parseInt(v); e == numOK {
+				rj.MemType = n
+			}
+		}
+	}
+	return rec
+}
+
+func parseSetRow(rest []byte, m Meta, line []byte) Record {
+	r := &SetRow{Meta: m, MemType: 2}
+	ni := bytes.Index(rest, []byte(" name["))
+	if ni < 0 {
+		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+	}
+	r.Graph = string(bytes.TrimSpace(rest[:ni]))
+	if r.Graph == "" {
+		return reject(m, line, "missing-field", "graph name missing")
+	}
+	msg := rest[ni+1:]
+	name, after, ok, closed := nameField(msg)
+	if !ok || !closed {
+		return reject(m, line, "truncated", "cut inside name[...]")
+	}
+	r.Node = string(name)
+	if v, ok, _ := fieldAfter(msg, after, "optype"); ok {
+		r.OpType = string(v)
+	}
+	kind, idx, ok := kindIndex(msg, after)
+	if !ok {
+		return reject(m, line, missingOrCut(line, "output/workspace index"), "tensor kind[index] missing")
+	}
+	r.Kind = kind
+	var e numErr
+	if r.Index, e = parseInt(idx); e != numOK {
+		return badNum(m, line, kind, e)
+	}
+	need := []struct {
+		key string
+		dst *int64
+	}{{"offset to ", &r.Offset}, {"size", &r.Size}, {"realsize", &r.RealSize}}
+	for _, f := range need {
+		v, ok, closed := fieldAfter(msg, after, f.key)
+		if !ok || !closed {
+			return reject(m, line, missingOrCut(line, f.key), strings.TrimSpace(f.key)+"[...] missing")
+		}
+		if *f.dst, e = parseInt(v); e != numOK {
+			return badNum(m, line, strings.TrimSpace(f.key), e)
+		}
+	}
+	if r.Offset < 0 || r.Size < 0 || r.RealSize < 0 {
+		return reject(m, line, "negative-value", "negative offset or size")
+	}
+	if v, ok, closed := fieldAfter(msg, after, "streamid"); ok && closed {
+		r.StreamDesc = string(v)
+		if r.Stream, e = streamID(v); e != numOK {
+			return badNum(m, line, "streamid", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "memtype"); ok && closed {
+		if r.MemType, e = parseInt(v); e != numOK {
+			return badNum(m, line, "memtype", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "noalignsize"); ok && closed {
+		if r.NoAlign, e = parseInt(v); e != numOK {
+			return badNum(m, line, "noalignsize", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "life time begin"); ok {
+		if !closed {
+			return reject(m, line, "truncated", "cut inside life time begin[...]")
+		}
+		r.HasLife = true
+		r.LifeDesc[0] = string(v)
+		if r.LifeBegin, _, e = lifeRange(v); e != numOK {
+			return badNum(m, line, "life time begin", e)
+		}
+		v, ok, closed = fieldAfter(msg, after, "life time end")
+		if !ok || !closed {
+			return reject(m, line, "truncated", "life time end[...] missing")
+		}
+		r.LifeDesc[1] = string(v)
+		if _, r.LifeEnd, e = lifeRange(v); e != numOK {
+			return badNum(m, line, "life time end", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "child"); ok && closed {
+		parts := bytes.Split(v, []byte(":"))
+		if len(parts) > 5 {
+			return reject(m, line, "bad-field", "child[...] has more than 5 parts")
+		}
+		for i, p := range parts {
+			if r.Child[i], e = parseInt(p); e != numOK {
+				return badNum(m, line, "child", e)
+			}
+		}
+		r.ChildParts = len(parts)
+	}
+	v, ok, closed := fieldAfter(msg, after, "isref")
+	switch {
+	case ok && closed:
+		n, e := parseInt(v)
+		if e != numOK {
+			return badNum(m, line, "isref", e)
+		}
+		r.IsRef = n != 0
+	case ok && !closed:
+		return reject(m, line, "truncated", "cut inside isref[...]")
+	default:
+		// Templates of 2020-05..2020-06 end without isref, with a period
+		// after the last field. Anything else was cut by the logger.
+		t := bytes.TrimRight(msg, " \r")
+		if !bytes.HasSuffix(t, []byte("].")) || bytes.Contains(msg, []byte("optype[")) {
+			return reject(m, line, "truncated", "cut before isref[...]")
+		}
+	}
+	if v, ok, _ := fieldAfter(msg, after, "batch"); ok {
+		r.Batch = string(v)
+	}
+	if v, ok, _ := fieldAfter(msg, after, "block_type"); ok {
+		r.BlockType = string(v)
+	}
+	return r
+}
+
+// parseCont reads continuous-memory reassign lines. rest starts after the
+// "<...> : " of the marker; dir is input/output.
+func parseCont(rest []byte, m Meta, line []byte, dir, variant string) Record {
+	r := &ContRow{Meta: m, MemType: 2, Dir: dir, Variant: variant}
+	// "Set <graph> name[" / "set <graph> name["
+	t := rest
+	if len(t) >= 4 && (bytes.HasPrefix(t, []byte("Set ")) || bytes.HasPrefix(t, []byte("set "))) {
+		t = t[4:]
+	}
+	ni := bytes.Index(t, []byte(" name["))
+	if ni < 0 {
+		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+	}
+	r.Graph = string(bytes.TrimSpace(t[:ni]))
+	msg := t[ni+1:]
+	name, after, ok, closed := nameField(msg)
+	if !ok || !closed {
+		return reject(m, line, "truncated", "cut inside name[...]")
+	}
+	r.Node = string(name)
+	if v, ok, _ := fieldAfter(msg, after, "optype"); ok {
+		r.OpType = string(v)
+	}
+	kind, idx, ok := kindIndex(msg, after)
+	if !ok {
+		return reject(m, line, missingOrCut(line, "index"), "output[...] missing")
+	}
+	r.Kind = kind
+	var e numErr
+	if r.Index, e = parseInt(idx); e != numOK {
+		return badNum(m, line, kind, e)
+	}
+	v, ok, closed := fieldAfter(msg, after, "offset to ")
+	if !ok || !closed {
+		return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+	}
+	if r.Offset, e = parseInt(v); e != numOK {
+		return badNum(m, line, "offset", e)
+	}
+	if v, ok, closed := fieldAfter(msg, after, "stream_id"); ok && closed {
+		if r.Stream, e = streamID(v); e != numOK {
+			return badNum(m, line, "stream_id", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "memtype"); ok && closed {
+		if r.MemType, e = parseInt(v); e != numOK {
+			return badNum(m, line, "memtype", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "size"); ok && closed {
+		if r.Size, e = parseInt(v); e != numOK {
+			return badNum(m, line, "size", e)
+		}
+	}
+	rv, ok, closed := fieldAfter(msg, after, "realsize")
+	if !ok {
+		rv, ok, closed = fieldAfter(msg, after, "real_size")
+	}
+	if !ok || !closed {
+		return reject(m, line, "truncated", "realsize[...] missing")
+	}
+	if r.RealSize, e = parseInt(rv); e != numOK {
+		return badNum(m, line, "realsize", e)
+	}
+	if r.Offset < 0 || r.RealSize < 0 || r.Size < 0 {
+		return reject(m, line, "negative-value", "negative offset or size")
+	}
+	np, ok, _ := fieldAfter(msg, after, "nopadding size")
+	if !ok {
+		np, ok, _ = fieldAfter(msg, after, "nopadding")
+	}
+	if ok {
+		n, _ := parseInt(np)
+		r.NoPadding = n != 0
+	}
+	return r
+}
+
+// parseAtomic reads "[IMAS]Atomic output|ordinary workspace|fusion workspace : Set ...".
+func parseAtomic(rest []byte, m Meta, line []byte, what string) Record {
+	r := &AtomicPiece{Meta: m, MemType: 2, What: what}
+	t := rest
+	if bytes.HasPrefix(t, []byte("Set ")) {
+		t = t[4:]
+	}
+	ni := bytes.Index(t, []byte(" name["))
+	if ni < 0 {
+		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+	}
+	r.Graph = string(bytes.TrimSpace(t[:ni]))
+	msg := t[ni+1:]
+	name, after, ok, closed := nameField(msg)
+	if !ok || !closed {
+		return reject(m, line, "truncated", "cut inside name[...]")
+	}
+	r.Node = string(name)
+	if v, ok, _ := fieldAfter(msg, after, "optype"); ok {
+		r.OpType = string(v)
+	}
+	var e numErr
+	if kind, idx, ok := kindIndex(msg, after); ok {
+		r.Kind = kind
+		if r.Index, e = parseInt(idx); e != numOK {
+			return badNum(m, line, kind, e)
+		}
+	}
+	v, ok, closed := fieldAfter(msg, after, "offset to ")
+	if !ok || !closed {
+		return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+	}
+	if r.Offset, e = parseInt(v); e != numOK {
+		return badNum(m, line, "offset", e)
+	}
+	if v, ok, closed := fieldAfter(msg, after, "stream_id"); ok && closed {
+		if r.Stream, e = streamID(v); e != numOK {
+			return badNum(m, line, "stream_id", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "memtype"); ok && closed {
+		if r.MemType, e = parseInt(v); e != numOK {
+			return badNum(m, line, "memtype", e)
+		}
+	}
+	if v, ok, closed := fieldAfter(msg, after, "size"); ok && closed {
+		if r.Size, e = parseInt(v); e != numOK {
+			return badNum(m, line, "size", e)
+		}
+	}
+	var rs []byte
+	if v, ok, closed := fieldAfter(msg, after, "real_size"); ok && closed {
+		rs = v
+	} else if v, ok, closed := fieldAfter(msg, after, "ssize"); ok && closed {
+		rs = v
+	} else if ok && !closed {
+		return reject(m, line, "truncated", "cut inside real_size[...]")
+	}
+	if rs == nil {
+		// 2020 "Atomic output" lines always carry real_size; without it the
+		// line was cut.
+		return reject(m, line, "truncated", "real_size[...] missing")
+	}
+	if r.RealSize, e = parseInt(rs); e != numOK {
+		return badNum(m, line, "real_size", e)
+	}
+	if r.RealSize < 0 || r.Size < 0 || r.Offset < 0 {
+		return reject(m, line, "negative-value", "negative offset or size")
+	}
+	if v, ok, _ := fieldAfter(msg, after, "batch"); ok {
+		r.Batch = string(v)
+	}
+	return r
+}
+
+// parseAtomicClean reads SetAtomicCleanAttr (all 2020-2023 forms) and
+// AppendAttrsToMemSetOp.
+func parseAtomicClean(rest []byte, m Meta, line []byte) Record {
+	r := &AtomicClean{Meta: m, MemType: 2}
+	t := rest
+	if bytes.HasPrefix(t, []byte("Set ")) {
+		t = t[4:]
+	}
+	// 2020-08 form: "Set graph[%s] atomic_node[%s] output offset [%s] size[%s] streamid[%ld]"
+	if v, ok, closed := field(t, "graph"); ok && closed && bytes.HasPrefix(t, []byte("graph[")) {
+		r.Graph = string(v)
+		if n, ok, _ := field(t, "atomic_node"); ok {
+			r.Node = string(n)
+		}
+		if o, ok, closed := field(t, "output offset "); ok && closed {
+			r.Offsets, _ = splitList(o)
+		}
+	} else {
+		sp := bytes.IndexByte(t, ' ')
+		if sp <= 0 {
+			return reject(m, line, "truncated", "graph missing")
+		}
+		r.Graph = string(t[:sp])
+		name, _, ok, closed := nameField(t)
+		if !ok || !closed {
+			return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+		}
+		r.Node = string(name)
+		if v, ok, _ := field(t, "optype"); ok {
+			r.OpType = string(v)
+		}
+		v, ok, closed := field(t, "offset to ")
+		if !ok || !closed {
+			return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+		}
+		var e numErr
+		if r.Offsets, e = splitList(v); e != numOK {
+			return badNum(m, line, "offset", e)
+		}
+	}
+	var e numErr
+	if v, ok, closed := field(t, "size"); ok && closed {
+		if r.Sizes, e = splitList(v); e != numOK {
+			return badNum(m, line, "size", e)
+		}
+	}
+	if v, ok, closed := field(t, "streamid"); ok && closed {
+		r.Stream, _ = streamID(v)
+	}
+	if v, ok, closed := field(t, "memtype"); ok && closed {
+		r.MemType, _ = parseInt(v)
+	}
+	return r
+}
+
+// afterAssignNames maps GE's AfterAssignMemory keys to report figure names.
+var afterAssignNames = map[string]string{
+	"total_size": "ge_total",
+	"topo_mode":  "topo",
+}
+
+// parseAfterAssign reads "[IMAS]AfterAssignMemory : <graph> memoffset[..], memtype[..], ...".
+func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
+	r := &AfterAssign{Meta: m, MemType: 2}
+	mi := bytes.Index(rest, []byte(" memoffset["))
+	if mi < 0 {
+		// 2020-03..05: "[IMAS]AfterAssignMemory : %s" only.
+		g := bytes.TrimSpace(bytes.TrimRight(rest, ". \r"))
+		if len(g) == 0 || bytes.IndexByte(g, ' ') >= 0 {
+			return reject(m, line, "missing-field", "memoffset[...] missing")
+		}
+		r.Graph = string(g)
+		return r
+	}
+	r.Graph = string(bytes.TrimSpace(rest[:mi]))
+	msg := rest[mi+1:]
+	// Walk every key[value] in print order.
+	for len(msg) > 0 {
+		lb := bytes.IndexByte(msg, '[')
+		if lb < 0 {
+			break
+		}
+		key := strings.TrimSpace(strings.Trim(string(msg[:lb]), ", "))
+		rb := bytes.IndexByte(msg[lb:], ']')
+		if rb < 0 {
+			if key == "memoffset" {
+				return reject(m, line, "truncated", "cut inside memoffset[...]")
+			}
+			break // cut tail: keep what was read
+		}
+		val := msg[lb+1 : lb+rb]
+		msg = msg[lb+rb+1:]
+		var e numErr
+		switch key {
+		case "memoffset":
+			if r.MemOffset, e = parseInt(val); e != numOK {
+				return badNum(m, line, "memoffset", e)
+			}
+			r.HasOffset = true
+		case "memtype", "memory type":
+			if r.MemType, e = parseInt(val); e != numOK {
+				return badNum(m, line, "memtype", e)
+			}
+		default:
+			if key == "streams" && len(msg) > 0 && msg[0] == ' ' {
+				r.Failure = true
+			}
+			if n, ok := afterAssignNames[key]; ok {
+				key = n
+			}
+			r.Logged = append(r.Logged, [2]string{key, string(val)})
+		}
+	}
+	if !r.HasOffset {
+		return reject(m, line, "truncated", "memoffset[...] missing")
+	}
+	return r
+}
+
+// parseAppendWs reads "[IMAS]after append ws, node <n> refresh <what> from [..] to [..]".
+func parseAppendWs(rest []byte, m Meta, line []byte) Record {
+	t := bytes.TrimPrefix(rest, []byte("node "))
+	ri := bytes.Index(t, []byte(" refresh "))
+	if ri < 0 {
+		return reject(m, line, "unrecognised", "after append ws line without refresh")
+	}
+	r := &AppendWs{Meta: m, Node: string(t[:ri])}
+	t = t[ri+len(" refresh "):]
+	fi := bytes.Index(t, []byte(" from ["))
+	if fi < 0 {
+		return reject(m, line, "truncated", "from [...] missing")
+	}
+	r.What = string(t[:fi])
+	t = t[fi+len(" from ["):]
+	e1 := bytes.IndexByte(t, ']')
+	if e1 < 0 {
+		return reject(m, line, "truncated", "cut inside from [...]")
+	}
+	var e numErr
+	if r.From, e = splitList(t[:e1]); e != numOK {
+		return badNum(m, line, "from", e)
+	}
+	t = t[e1+1:]
+	ti := bytes.Index(t, []byte("to ["))
+	if ti < 0 {
+		return reject(m, line, "truncated", "to [...] missing")
+	}
+	t = t[ti+4:]
+	e2 := bytes.IndexByte(t, ']')
+	if e2 < 0 {
+		return reject(m, line, "truncated", "cut inside to [...]")
+	}
+	if r.To, e = splitList(t[:e2]); e != numOK {
+		return badNum(m, line, "to", e)
+	}
+	return r
+}

@@ -1,0 +1,403 @@
+// Package input opens what users hand to imas — files, directories, globs,
+// gzip, tar, tar.gz and zip archives, HTTP bodies, browser File objects —
+// and turns each into a stream of leaf texts. It knows nothing of GE.
+//
+// Archives are read in memory only: members are streamed, never extracted
+// to disk. Member names are only labels, so "../" names cannot escape
+// anywhere; they are still refused with a diagnostic, as are links and
+// device files, so that a hostile archive is visible in the report.
+package input
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Source is one input the user named: a file, or an in-memory/streamed body.
+type Source struct {
+	Name string
+	Size int64 // -1 if unknown
+	Open func() (io.ReadCloser, error)
+}
+
+// Limits bound what archives may expand to (decompression bombs).
+type Limits struct {
+	MaxExpanded int64   // total bytes of all leaves of one source; 0 = default
+	MaxRatio    float64 // expanded/compressed; enforced beyond RatioFloor bytes
+	RatioFloor  int64
+	MaxDepth    int   // archive nesting depth
+	MaxZipSpool int64 // zip from a non-seekable stream is buffered up to this
+}
+
+// DefaultLimits suit plog folders of tens of GB.
+var DefaultLimits = Limits{
+	MaxExpanded: 64 << 30,
+	MaxRatio:    1000,
+	RatioFloor:  256 << 20,
+	MaxDepth:    4,
+	MaxZipSpool: 1 << 30,
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.MaxExpanded > 0 {
+		d.MaxExpanded = l.MaxExpanded
+	}
+	if l.MaxRatio > 0 {
+		d.MaxRatio = l.MaxRatio
+	}
+	if l.RatioFloor > 0 {
+		d.RatioFloor = l.RatioFloor
+	}
+	if l.MaxDepth > 0 {
+		d.MaxDepth = l.MaxDepth
+	}
+	if l.MaxZipSpool > 0 {
+		d.MaxZipSpool = l.MaxZipSpool
+	}
+	return d
+}
+
+// Diag is a problem with an input that does not stop the run.
+type Diag struct {
+	Path   string
+	Reason string // unreadable, corrupt-archive, truncated-input, unsafe-member, bomb-limit, not-found
+	Detail string
+}
+
+// ErrBomb is returned (wrapped) when an archive exceeds the limits.
+var ErrBomb = errors.New("decompression limit exceeded")
+
+// FromPaths expands command-line PATHs into sources: directories are walked
+// recursively (every regular file, sorted by path); a PATH that does not
+// exist but holds glob characters is expanded like the shell would.
+func FromPaths(paths []string) ([]Source, []Diag) {
+	var out []Source
+	var diags []Diag
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			if strings.ContainsAny(p, "*?[") {
+				matches, gerr := filepath.Glob(p)
+				if gerr == nil && len(matches) > 0 {
+					sort.Strings(matches)
+					s, d := FromPaths(matches)
+					out, diags = append(out, s...), append(diags, d...)
+					continue
+				}
+			}
+			diags = append(diags, Diag{Path: p, Reason: "not-found", Detail: err.Error()})
+			continue
+		}
+		if st.IsDir() {
+			var files []string
+			werr := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+				if err != nil {
+					diags = append(diags, Diag{Path: q, Reason: "unreadable", Detail: err.Error()})
+					return nil
+				}
+				if d.Type().IsRegular() {
+					files = append(files, q)
+				}
+				return nil
+			})
+			if werr != nil {
+				diags = append(diags, Diag{Path: p, Reason: "unreadable", Detail: werr.Error()})
+			}
+			sort.Strings(files)
+			for _, f := range files {
+				out = append(out, FileSource(f))
+			}
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			diags = append(diags, Diag{Path: p, Reason: "unreadable", Detail: "not a regular file"})
+			continue
+		}
+		out = append(out, FileSource(p))
+	}
+	return out, diags
+}
+
+// FileSource is a Source reading a file.
+func FileSource(name string) Source {
+	size := int64(-1)
+	if st, err := os.Stat(name); err == nil {
+		size = st.Size()
+	}
+	return Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(name) }}
+}
+
+// BytesSource is a Source over an in-memory buffer.
+func BytesSource(name string, b []byte) Source {
+	return Source{Name: name, Size: int64(len(b)), Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(b)), nil
+	}}
+}
+
+// ReaderSource is a Source over a stream that can be read once.
+func ReaderSource(name string, size int64, r io.Reader) Source {
+	used := false
+	return Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) {
+		if used {
+			return nil, errors.New("stream already consumed")
+		}
+		used = true
+		return io.NopCloser(r), nil
+	}}
+}
+
+// Leaf is one text stream inside a source (the source itself, or an archive
+// member). Path names it for reports: "a.tar.gz!plog/plog-1.log".
+type Leaf struct {
+	Path string
+	R    io.Reader
+}
+
+// Walk opens src and calls fn for every leaf, in archive order. Problems that
+// leave the rest readable are reported through diag; Walk returns an error
+// only for a source that could not be opened at all.
+func Walk(src Source, lim Limits, fn func(Leaf) error, diag func(Diag)) error {
+	lim = lim.withDefaults()
+	rc, err := src.Open()
+	if err != nil {
+		diag(Diag{Path: src.Name, Reason: "unreadable", Detail: err.Error()})
+		return err
+	}
+	defer rc.Close()
+	cr := &countReader{r: rc}
+	w := &walker{lim: lim, fn: fn, diag: diag, outer: cr}
+	var ra io.ReaderAt
+	if f, ok := rc.(*os.File); ok && src.Size >= 0 {
+		ra = f
+	}
+	return w.walk(src.Name, cr, ra, src.Size, 0)
+}
+
+type walker struct {
+	lim      Limits
+	fn       func(Leaf) error
+	diag     func(Diag)
+	outer    *countReader // compressed bytes read from the source
+	expanded int64
+}
+
+func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, depth int) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(512)
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		if depth >= w.lim.MaxDepth {
+			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
+			break
+		}
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "gzip: " + err.Error()})
+			return nil
+		}
+		zr.Multistream(true)
+		inner := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".tgz")
+		if strings.HasSuffix(name, ".tgz") {
+			inner += ".tar"
+		}
+		return w.walk(inner, &errTag{r: zr, path: name}, nil, -1, depth+1)
+	case len(head) >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")):
+		if depth >= w.lim.MaxDepth {
+			break
+		}
+		return w.zip(name, br, ra, size, depth)
+	case isTar(head):
+		if depth >= w.lim.MaxDepth {
+			break
+		}
+		return w.tar(name, br, depth)
+	}
+	return w.leaf(name, br)
+}
+
+func isTar(h []byte) bool {
+	return len(h) >= 262 && bytes.Equal(h[257:262], []byte("ustar"))
+}
+
+func (w *walker) leaf(name string, r io.Reader) error {
+	lr := &limitReader{r: r, w: w, path: name}
+	return w.fn(Leaf{Path: name, R: lr})
+}
+
+func (w *walker) tar(name string, r io.Reader, depth int) error {
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "tar: " + err.Error()})
+			return nil
+		}
+		member := name + "!" + h.Name
+		if bad := unsafeName(h.Name); bad != "" {
+			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
+			continue
+		}
+		switch h.Typeflag {
+		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
+			continue
+		default:
+			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: fmt.Sprintf("%s member ignored", tarType(h.Typeflag))})
+			continue
+		}
+		if err := w.walk(member, tr, nil, h.Size, depth+1); err != nil {
+			return err
+		}
+	}
+}
+
+func tarType(t byte) string {
+	switch t {
+	case tar.TypeSymlink:
+		return "symlink"
+	case tar.TypeLink:
+		return "hard link"
+	case tar.TypeChar, tar.TypeBlock:
+		return "device"
+	case tar.TypeFifo:
+		return "fifo"
+	}
+	return fmt.Sprintf("type %q", t)
+}
+
+func unsafeName(n string) string {
+	if strings.HasPrefix(n, "/") || strings.HasPrefix(n, "\\") || (len(n) > 1 && n[1] == ':') {
+		return "absolute member name"
+	}
+	for _, part := range strings.FieldsFunc(n, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			return "member name escapes with ../"
+		}
+	}
+	return ""
+}
+
+func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth int) error {
+	if ra == nil || size < 0 {
+		// A stream: zip needs random access, so hold it in memory (bounded).
+		buf, err := io.ReadAll(io.LimitReader(r, w.lim.MaxZipSpool+1))
+		if err != nil {
+			w.diag(Diag{Path: name, Reason: "unreadable", Detail: err.Error()})
+			return nil
+		}
+		if int64(len(buf)) > w.lim.MaxZipSpool {
+			w.diag(Diag{Path: name, Reason: "bomb-limit", Detail: "zip stream larger than the in-memory limit"})
+			return nil
+		}
+		ra, size = bytes.NewReader(buf), int64(len(buf))
+	}
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "zip: " + err.Error()})
+		return nil
+	}
+	for _, f := range zr.File {
+		member := name + "!" + f.Name
+		if bad := unsafeName(f.Name); bad != "" {
+			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
+			continue
+		}
+		mode := f.Mode()
+		if mode.IsDir() {
+			continue
+		}
+		if !mode.IsRegular() {
+			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: "non-regular member ignored (" + mode.Type().String() + ")"})
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			w.diag(Diag{Path: member, Reason: "corrupt-archive", Detail: err.Error()})
+			continue
+		}
+		err = w.walk(member, &errTag{r: rc, path: member}, nil, int64(f.UncompressedSize64), depth+1)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// limitReader enforces the expansion limits across all leaves of a source.
+type limitReader struct {
+	r    io.Reader
+	w    *walker
+	path string
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	l.w.expanded += int64(n)
+	if l.w.expanded > l.w.lim.MaxExpanded {
+		return n, fmt.Errorf("%w: more than %d bytes expanded", ErrBomb, l.w.lim.MaxExpanded)
+	}
+	if l.w.expanded > l.w.lim.RatioFloor && l.w.outer.n > 0 &&
+		float64(l.w.expanded)/float64(l.w.outer.n) > l.w.lim.MaxRatio {
+		return n, fmt.Errorf("%w: expansion ratio above %.0f", ErrBomb, l.w.lim.MaxRatio)
+	}
+	return n, err
+}
+
+// errTag names the archive in decompression errors.
+type errTag struct {
+	r    io.Reader
+	path string
+}
+
+func (e *errTag) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &ReadError{Path: e.path, Err: err}
+	}
+	return n, err
+}
+
+// ReadError is a failure while reading (truncated gzip, corrupt deflate...).
+type ReadError struct {
+	Path string
+	Err  error
+}
+
+func (e *ReadError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Base returns the last element of a leaf path ("a.tgz!x/plog-1.log" → "plog-1.log").
+func Base(p string) string {
+	if i := strings.LastIndexByte(p, '!'); i >= 0 {
+		p = p[i+1:]
+	}
+	return path.Base(filepath.ToSlash(p))
+}

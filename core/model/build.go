@@ -1,0 +1,389 @@
+package model
+
+import (
+	"sort"
+	"strconv"
+
+	"imas/core/gelog"
+)
+
+// Builder assembles a Report from records fed in log order (files merged by
+// timestamp, lines in file order). It is not safe for concurrent use.
+type Builder struct {
+	R *Report
+
+	paths  []string // file index → path
+	intern map[string]string
+
+	// static graphs
+	graphs    map[graphKey]*Graph
+	instances map[nameKey]*instance
+	lastInst  map[int64]*instance // per pid: the instance most recently touched
+	seq       int
+
+	// run-log/debug-log duplicate detection
+	events map[eventKey]eventSeen
+
+	// families of issue "load- and run-time memory" keep their state here
+	other *otherState
+}
+
+type graphKey struct {
+	pid     int64
+	name    string // instance name (with #n)
+	memtype int64
+}
+
+type nameKey struct {
+	pid  int64
+	name string
+}
+
+type instance struct {
+	pid     int64
+	name    string // as printed
+	inst    string // with #n suffix
+	n       int
+	closed  bool // AfterAssignMemory seen
+	summary map[int64]bool
+	seq     int
+}
+
+type eventKey struct {
+	pid, tid int64
+	key      uint64
+}
+
+type eventSeen struct {
+	time  int64
+	file  int32
+	event bool
+}
+
+// DupEventWindow is how close (µs) two copies of a GEEVENT line must be.
+const DupEventWindow = 2000
+
+// NewBuilder returns a builder; paths maps record File indexes to names.
+func NewBuilder(paths []string) *Builder {
+	return &Builder{
+		R:         &Report{Schema: Schema, DiagSummary: map[string]int64{}},
+		paths:     paths,
+		intern:    map[string]string{},
+		graphs:    map[graphKey]*Graph{},
+		instances: map[nameKey]*instance{},
+		lastInst:  map[int64]*instance{},
+		events:    map[eventKey]eventSeen{},
+	}
+}
+
+// SetPaths updates the file index → path table (files may be added while
+// building).
+func (b *Builder) SetPaths(paths []string) { b.paths = paths }
+
+// Intern returns a shared copy of s: node and op-type names repeat across
+// rows, graphs and files.
+func (b *Builder) Intern(s string) string {
+	if v, ok := b.intern[s]; ok {
+		return v
+	}
+	b.intern[s] = s
+	return s
+}
+
+// Path returns the path of a file index.
+func (b *Builder) Path(f int32) string {
+	if int(f) < len(b.paths) && f >= 0 {
+		return b.paths[f]
+	}
+	return ""
+}
+
+// Diag adds a diagnostic.
+func (b *Builder) Diag(d Diagnostic) {
+	b.R.Diagnostics = append(b.R.Diagnostics, d)
+	b.R.DiagSummary[d.Reason]++
+}
+
+// IsDuplicateEvent reports (and remembers) whether m is the run-log or
+// debug-log copy of a GEEVENT line already seen: same pid, tid and message
+// within DupEventWindow µs, from another file or the other channel.
+func (b *Builder) IsDuplicateEvent(m *gelog.Meta) bool {
+	if m.EventKey == 0 {
+		return false
+	}
+	k := eventKey{m.PID, m.TID, m.EventKey}
+	if s, ok := b.events[k]; ok {
+		dt := m.Time - s.time
+		if dt < 0 {
+			dt = -dt
+		}
+		if dt <= DupEventWindow && (s.file != m.File || s.event != m.Event) {
+			b.R.DiagSummary["duplicate-event"]++
+			return true
+		}
+	}
+	b.events[k] = eventSeen{time: m.Time, file: m.File, event: m.Event}
+	return false
+}
+
+// Add feeds one record.
+func (b *Builder) Add(rec gelog.Record) {
+	m := gelog.M(rec)
+	if b.IsDuplicateEvent(m) {
+		return
+	}
+	switch r := rec.(type) {
+	case *gelog.Reject:
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: r.Reason, Detail: r.Detail, Text: r.Text, Rejected: true})
+		if r.Graph != "" && r.Reason == "truncated" {
+			if g := b.graphFor(r.PID, r.Graph, r.MemType, r.TID, false); g != nil {
+				g.Truncated++
+			}
+		}
+	case *gelog.Ignored:
+		b.R.DiagSummary["ignored:"+r.What]++
+	case *gelog.SetRow:
+		b.addSet(r)
+	case *gelog.ContRow:
+		b.addCont(r)
+	case *gelog.AtomicPiece:
+		b.addAtomic(r)
+	case *gelog.AtomicClean:
+		g := b.graphForAux(r.PID, r.Graph, r.MemType, r.TID)
+		g.AtomicClean = append(g.AtomicClean, AtomicClean{Node: b.Intern(r.Node), OpType: b.Intern(r.OpType), Offsets: r.Offsets, Sizes: r.Sizes, Line: r.Line})
+	case *gelog.AfterAssign:
+		b.addAfterAssign(r)
+	case *gelog.AppendWs:
+		b.addAppendWs(r)
+	case *gelog.AppendWsSize:
+		if in := b.lastInst[r.PID]; in != nil {
+			if g := b.graphs[graphKey{in.pid, in.inst, 2}]; g != nil {
+				if g.AppendWs == nil {
+					g.AppendWs = &AppendWsTotal{}
+				}
+				g.AppendWs.OriginSize, g.AppendWs.LastSize = r.Origin, r.Last
+			}
+		}
+	default:
+		if !b.addOther(rec) {
+			b.Diag(Diagnostic{Path: b.Path(m.File), Line: m.Line, Reason: "unhandled-record", Text: ""})
+		}
+	}
+}
+
+// inst returns the current instance of (pid, name), opening a new
+// compilation when the current one is closed and open is requested.
+func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
+	k := nameKey{pid, name}
+	in := b.instances[k]
+	if in == nil {
+		b.seq++
+		in = &instance{pid: pid, name: name, inst: name, n: 1, summary: map[int64]bool{}, seq: b.seq}
+		b.instances[k] = in
+	} else if reopen && in.closed {
+		n := in.n + 1
+		b.seq++
+		in = &instance{pid: pid, name: name, inst: name + "#" + strconv.Itoa(n), n: n, summary: map[int64]bool{}, seq: b.seq}
+		b.instances[k] = in
+	}
+	b.lastInst[pid] = in
+	return in
+}
+
+func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Graph {
+	k := graphKey{in.pid, in.inst, memtype}
+	g := b.graphs[k]
+	if g == nil {
+		g = &Graph{PID: strconv.FormatInt(in.pid, 10), Graph: b.Intern(in.inst), MemType: memtype,
+			Logged: Logged{}, Conflicts: []Conflict{}, Rows: []Row{}, Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
+			File: file, Line: line, Seq: in.seq}
+		b.graphs[k] = g
+	}
+	return g
+}
+
+// graphFor finds the graph a statement names, opening a new instance when a
+// row arrives after the graph's AfterAssignMemory (a recompilation).
+func (b *Builder) graphFor(pid int64, name string, memtype int64, _ int64, reopen bool) *Graph {
+	in := b.inst(pid, name, reopen)
+	return b.graph(in, memtype, -1, 0)
+}
+
+// graphForAux places continuous/atomic lines. Old GE printed a subgraph name
+// in some of them: a name with no graph of its own goes to the process's
+// most recent open graph.
+func (b *Builder) graphForAux(pid int64, name string, memtype int64, tid int64) *Graph {
+	if _, ok := b.instances[nameKey{pid, name}]; !ok {
+		if in := b.lastInst[pid]; in != nil && !in.closed {
+			return b.graph(in, memtype, -1, 0)
+		}
+	}
+	return b.graphFor(pid, name, memtype, tid, true)
+}
+
+func (b *Builder) addSet(r *gelog.SetRow) {
+	in := b.inst(r.PID, r.Graph, true)
+	g := b.graph(in, r.MemType, r.File, r.Line)
+	row := Row{
+		Node: b.Intern(r.Node), OpType: b.Intern(r.OpType), Kind: r.Kind, Index: r.Index,
+		Offset: r.Offset, Stream: r.Stream, StreamDesc: b.Intern(r.StreamDesc), MemType: r.MemType,
+		Size: r.Size, RealSize: r.RealSize, NoAlign: r.NoAlign,
+		LifeBegin: r.LifeBegin, LifeEnd: r.LifeEnd, LifeDesc: r.LifeDesc,
+		Child: r.Child[0], Reuse: b01(r.Reuse()), Continuous: b01(r.Continuous()), ZeroCopy: b01(r.ZeroCopy()),
+		SameStream: b01(r.ChildParts >= 5 && r.Child[4] != 0), IsRef: b01(r.IsRef),
+		Batch: b.Intern(r.Batch), BlockType: b.Intern(r.BlockType), Pool: r.Pool,
+		ChildParts: r.ChildParts, File: r.File, Line: r.Line,
+	}
+	if !r.HasLife {
+		// Templates before 2020-06 print no lifetime: the tensor lives for
+		// the whole graph as far as imas can tell.
+		row.LifeBegin, row.LifeEnd = 0, LifeMax
+	}
+	g.Rows = append(g.Rows, row)
+}
+
+func b01(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func (b *Builder) addCont(r *gelog.ContRow) {
+	g := b.graphForAux(r.PID, r.Graph, r.MemType, r.TID)
+	g.Reassign = append(g.Reassign, Reassign{
+		Node: b.Intern(r.Node), OpType: b.Intern(r.OpType), Dir: r.Dir, Kind: r.Kind, Index: r.Index,
+		Offset: r.Offset, Stream: r.Stream, MemType: r.MemType, Size: r.Size, RealSize: r.RealSize,
+		NoPadding: r.NoPadding, Variant: r.Variant, Line: r.Line,
+	})
+}
+
+func (b *Builder) addAtomic(r *gelog.AtomicPiece) {
+	g := b.graphForAux(r.PID, r.Graph, r.MemType, r.TID)
+	g.AtomicPieces = append(g.AtomicPieces, AtomicPiece{
+		Node: b.Intern(r.Node), OpType: b.Intern(r.OpType), What: r.What, Kind: r.Kind, Index: r.Index,
+		Offset: r.Offset, Stream: r.Stream, Size: r.Size, RealSize: r.RealSize, Line: r.Line,
+	})
+}
+
+func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
+	k := nameKey{r.PID, r.Graph}
+	in := b.instances[k]
+	if in == nil || (in.closed && in.summary[r.MemType]) {
+		// A summary with no rows of its own (run log only), or a second
+		// compilation that printed no rows.
+		in = b.inst(r.PID, r.Graph, true)
+		if in.summary[r.MemType] {
+			in.closed = true
+			in = b.inst(r.PID, r.Graph, true)
+		}
+	}
+	in.closed = true
+	in.summary[r.MemType] = true
+	b.lastInst[r.PID] = in
+	g := b.graph(in, r.MemType, r.File, r.Line)
+	g.HasSummary = true
+	g.Logged = Logged{}
+	if r.HasOffset {
+		g.Logged = append(g.Logged, LoggedField{"memory_size", strconv.FormatInt(r.MemOffset, 10)})
+	}
+	for _, f := range r.Logged {
+		g.Logged = append(g.Logged, LoggedField{f[0], f[1]})
+	}
+	if r.Failure {
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: "memory-exceeded",
+			Detail: "GE's failure path: graph " + g.Graph + " needs more memory than the device has"})
+	}
+}
+
+func (b *Builder) addAppendWs(r *gelog.AppendWs) {
+	in := b.lastInst[r.PID]
+	if in == nil {
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: "orphan-record", Detail: "after append ws line with no graph before it"})
+		return
+	}
+	kind := ""
+	switch r.What {
+	case "ws":
+		kind = "workspace"
+	case "output offset":
+		kind = "output"
+	}
+	for mt, ok := range in.summary {
+		_ = ok
+		g := b.graphs[graphKey{in.pid, in.inst, mt}]
+		if g == nil {
+			continue
+		}
+		if g.AppendWs == nil {
+			g.AppendWs = &AppendWsTotal{}
+		}
+		g.AppendWs.Refreshed++
+		if kind == "" {
+			continue
+		}
+		for i := range g.Rows {
+			row := &g.Rows[i]
+			if row.Node != r.Node || row.Kind != kind || row.Index < 0 || int(row.Index) >= len(r.From) || int(row.Index) >= len(r.To) {
+				continue
+			}
+			if row.Offset == r.From[row.Index] {
+				row.Offset = r.To[row.Index]
+			}
+		}
+	}
+}
+
+// Finish returns the report with graphs in first-seen order and counted
+// tensors marked. Figures are left to the analyze package.
+func (b *Builder) Finish() *Report {
+	gs := make([]*Graph, 0, len(b.graphs))
+	for _, g := range b.graphs {
+		markCounted(g)
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		a, c := gs[i], gs[j]
+		if a.PID != c.PID {
+			return pidLess(a.PID, c.PID)
+		}
+		if a.Seq != c.Seq {
+			return a.Seq < c.Seq // graphs in first-seen order
+		}
+		return a.MemType < c.MemType
+	})
+	b.R.Graphs = gs
+	b.finishOther()
+	return b.R
+}
+
+func pidLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// markCounted marks the row that counts each (node, kind, index) tensor:
+// the first isref[0] row with realsize > 0 (report-contract §4).
+func markCounted(g *Graph) {
+	seen := make(map[tensorID]struct{}, len(g.Rows))
+	for i := range g.Rows {
+		r := &g.Rows[i]
+		r.Counted = false
+		if r.IsRef != 0 || r.RealSize <= 0 {
+			continue
+		}
+		id := tensorID{r.Node, r.Kind, r.Index}
+		if _, dup := seen[id]; dup {
+			continue
+		}
+		seen[id] = struct{}{}
+		r.Counted = true
+	}
+}
+
+type tensorID struct {
+	node, kind string
+	index      int64
+}

@@ -1,0 +1,399 @@
+// Package model is the report model: everything imas knows after reading a
+// set of logs — inputs and diagnostics, static graphs with their rows and
+// figures, variables, device mallocs, regions and address checks, RT2 pools
+// and devmm statistics. Its JSON form is report.json (schema imas.report/v1,
+// report-contract §3). Builders fill it from gelog records; analyses add the
+// figures; writers only read it.
+package model
+
+// Schema is the report.json schema identifier.
+const Schema = "imas.report/v1"
+
+// Report is one analysis of a set of logs.
+type Report struct {
+	Schema        string           `json:"schema"`
+	Tool          string           `json:"tool,omitempty"`
+	Inputs        Inputs           `json:"inputs"`
+	Diagnostics   []Diagnostic     `json:"diagnostics"`
+	Sanity        *Sanity          `json:"sanity,omitempty"`
+	Graphs        []*Graph         `json:"graphs"`
+	Variables     []*VarSession    `json:"variables"`
+	DeviceMalloc  []MallocTotal    `json:"device_malloc"`
+	Regions       []Region         `json:"regions"`
+	AddressChecks []AddressCheck   `json:"address_checks"`
+	Pools         []*Pool          `json:"pools"`
+	Devmm         []Devmm          `json:"devmm"`
+	Extra         map[string]any   `json:"extra,omitempty"`
+	DiagSummary   map[string]int64 `json:"diagnostic_counts,omitempty"`
+}
+
+// Inputs accounts for every byte and line read: Candidates = Records + Rejected.
+type Inputs struct {
+	Files      []FileInfo `json:"files"`
+	Duplicates []string   `json:"duplicates"`
+	Lines      int64      `json:"lines"`
+	Candidates int64      `json:"candidates"`
+	Records    int64      `json:"records"`
+	Rejected   int64      `json:"rejected"`
+}
+
+// FileInfo is one leaf input (a file or an archive member).
+type FileInfo struct {
+	Path       string `json:"path"`
+	Bytes      int64  `json:"bytes"`
+	Lines      int64  `json:"lines"`
+	Candidates int64  `json:"candidates"`
+	Records    int64  `json:"records"`
+	Rejected   int64  `json:"rejected"`
+	Error      string `json:"error,omitempty"` // read stopped early (truncated gzip, ...)
+}
+
+// Diagnostic is a line or input imas could not use, or a finding about the
+// data (logged-mismatch). Line is 0 for whole-input problems.
+type Diagnostic struct {
+	Path   string `json:"path"`
+	Line   int64  `json:"line"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+	Text   string `json:"text"`
+	// Rejected is true for candidate lines that count in Inputs.Rejected.
+	Rejected bool `json:"rejected,omitempty"`
+}
+
+// Sanity says which marker families were present, so users know what the
+// report can and cannot say.
+type Sanity struct {
+	Families map[string]int64 `json:"families"`
+	Notes    []string         `json:"notes"`
+}
+
+// Graph is one static graph compilation for one memory type, identified by
+// (PID, Graph, MemType). Graph is the name as GE printed it; a recompilation
+// of the same name gets a "#2", "#3"... suffix.
+type Graph struct {
+	PID     string `json:"pid"`
+	Graph   string `json:"graph"`
+	MemType int64  `json:"memtype"`
+	Figures
+	Logged       Logged         `json:"logged"`
+	Conflicts    []Conflict     `json:"conflicts"`
+	Waste        *Waste         `json:"waste,omitempty"`
+	Peak         *Peak          `json:"peak,omitempty"`
+	Rows         []Row          `json:"rows"`
+	Reassign     []Reassign     `json:"reassign"`
+	AtomicPieces []AtomicPiece  `json:"atomic_pieces"`
+	AtomicClean  []AtomicClean  `json:"atomic_clean,omitempty"`
+	AppendWs     *AppendWsTotal `json:"append_ws,omitempty"`
+
+	// Truncated counts [IMAS]Set lines of this graph cut by the logger.
+	Truncated int64 `json:"truncated_rows"`
+	// HasSummary is true when GE printed AfterAssignMemory for this memtype.
+	HasSummary bool `json:"has_summary"`
+	// Line of the first record (for ordering and diagnostics).
+	File int32 `json:"-"`
+	Line int64 `json:"-"`
+	Seq  int   `json:"-"`
+}
+
+// Figures are the contract §4 numbers of one graph and memory type.
+type Figures struct {
+	MemorySize      int64   `json:"memory_size"`
+	AfterReuse      int64   `json:"after_reuse"`
+	Total           int64   `json:"total"`
+	GETotal         int64   `json:"ge_total"`
+	TheoryMin       int64   `json:"theory_min"`
+	NoReuse         int64   `json:"no_reuse"`
+	Atomic          int64   `json:"atomic"`
+	ZeroCopy        int64   `json:"zero_copy"`
+	Continuous      int64   `json:"continuous"`
+	Streams         int64   `json:"streams"`
+	Topo            string  `json:"topo"`
+	Tensors         int64   `json:"tensors"`
+	ReuseRate       float64 `json:"reuse_rate"`
+	ReachTheoryRate float64 `json:"reach_theory_rate"`
+}
+
+// Logged keeps GE's own summary fields verbatim, in print order. Keys use the
+// report's figure names where one exists (memory_size, ge_total, topo, ...),
+// GE's names otherwise (mop, io_reuse, alloc_mode, smp).
+type Logged []LoggedField
+
+// LoggedField is one key and the text GE printed for it.
+type LoggedField struct {
+	Key   string
+	Value string
+}
+
+// Get returns the value of key.
+func (l Logged) Get(key string) (string, bool) {
+	for _, f := range l {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// Row is one [IMAS]Set placement.
+type Row struct {
+	Node       string    `json:"node"`
+	OpType     string    `json:"optype"`
+	Kind       string    `json:"kind"`
+	Index      int64     `json:"index"`
+	Offset     int64     `json:"offset"`
+	Stream     int64     `json:"stream"`
+	StreamDesc string    `json:"stream_desc,omitempty"`
+	MemType    int64     `json:"memtype"`
+	Size       int64     `json:"size"`
+	RealSize   int64     `json:"realsize"`
+	NoAlign    int64     `json:"noalignsize"`
+	LifeBegin  int64     `json:"life_begin"`
+	LifeEnd    int64     `json:"life_end"`
+	LifeDesc   [2]string `json:"-"`
+	Child      int64     `json:"child"`
+	Reuse      int       `json:"reuse"`
+	Continuous int       `json:"continuous"`
+	ZeroCopy   int       `json:"zero_copy"`
+	SameStream int       `json:"same_stream"`
+	IsRef      int       `json:"isref"`
+	Batch      string    `json:"batch"`
+	BlockType  string    `json:"block_type,omitempty"`
+	Pool       bool      `json:"buffer_pool,omitempty"`
+	// Counted is true for the row that counts its (node, kind, index) tensor.
+	Counted bool `json:"counted"`
+	// ChildParts is how many child numbers GE printed (1, 4 or 5).
+	ChildParts int   `json:"-"`
+	File       int32 `json:"-"`
+	Line       int64 `json:"line"`
+}
+
+// Key is the "<node>:<kind>:<index>" tensor key of the contract.
+func (r *Row) Key() string { return TensorKey(r.Node, r.Kind, r.Index) }
+
+// Infinite lifetimes: kDefaultLifeTime and kMaxLifeTime.
+const (
+	LifeDefault int64 = 4294967294
+	LifeMax     int64 = 4294967295
+)
+
+// Reassign is a continuous-memory line (imas "reassign" row).
+type Reassign struct {
+	Node      string `json:"node"`
+	OpType    string `json:"optype"`
+	Dir       string `json:"dir"` // input / output
+	Kind      string `json:"kind"`
+	Index     int64  `json:"index"`
+	Offset    int64  `json:"offset"`
+	Stream    int64  `json:"stream"`
+	MemType   int64  `json:"memtype"`
+	Size      int64  `json:"size"`
+	RealSize  int64  `json:"realsize"`
+	NoPadding bool   `json:"nopadding"`
+	Variant   string `json:"variant"`
+	Line      int64  `json:"line"`
+}
+
+// AtomicPiece is one atomic-clean area piece (never reused).
+type AtomicPiece struct {
+	Node     string `json:"node"`
+	OpType   string `json:"optype"`
+	What     string `json:"what"`
+	Kind     string `json:"kind"`
+	Index    int64  `json:"index"`
+	Offset   int64  `json:"offset"`
+	Stream   int64  `json:"stream"`
+	Size     int64  `json:"size"`
+	RealSize int64  `json:"realsize"`
+	Line     int64  `json:"line"`
+}
+
+// AtomicClean is a memset node and the offsets it clears.
+type AtomicClean struct {
+	Node    string  `json:"node"`
+	OpType  string  `json:"optype"`
+	Offsets []int64 `json:"offsets"`
+	Sizes   []int64 `json:"sizes"`
+	Line    int64   `json:"line"`
+}
+
+// AppendWsTotal records workspace appended after task generation (§2.7).
+type AppendWsTotal struct {
+	Refreshed  int   `json:"refreshed"`
+	OriginSize int64 `json:"origin_size,omitempty"`
+	LastSize   int64 `json:"last_size,omitempty"`
+}
+
+// Conflict is a pair of rows whose address ranges and lifetimes intersect.
+type Conflict struct {
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	Offset   int64    `json:"offset"`
+	Size     int64    `json:"size"`
+	Lifetime [2]int64 `json:"lifetime"`
+	Stream   string   `json:"stream"`
+	StreamA  int64    `json:"stream_a"`
+	StreamB  int64    `json:"stream_b"`
+}
+
+// Waste decomposes after_reuse − theory_min (issue: analyses).
+type Waste struct {
+	Gap   int64          `json:"gap"`
+	Parts []WastePart    `json:"parts"`
+	Holes []Hole         `json:"holes,omitempty"`
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// WastePart is one cause and its bytes.
+type WastePart struct {
+	Cause string `json:"cause"`
+	Bytes int64  `json:"bytes"`
+	Note  string `json:"note,omitempty"`
+}
+
+// Hole is free address space at the peak.
+type Hole struct {
+	Offset int64 `json:"offset"`
+	Size   int64 `json:"size"`
+}
+
+// Peak is the time step of peak live memory and what is live there.
+type Peak struct {
+	Step    int64      `json:"step"`
+	Live    int64      `json:"live"`
+	Tensors []PeakItem `json:"tensors"`
+}
+
+// PeakItem is one tensor live at the peak.
+type PeakItem struct {
+	Key     string `json:"key"`
+	OpType  string `json:"optype"`
+	Offset  int64  `json:"offset"`
+	Size    int64  `json:"size"`
+	Life    string `json:"life"`
+	AliasOf string `json:"alias_of,omitempty"`
+	Shared  int    `json:"shared,omitempty"`
+}
+
+// VarSession is the variable memory of one (pid, session).
+type VarSession struct {
+	PID     string   `json:"pid"`
+	Session string   `json:"session"`
+	Count   int64    `json:"count"`
+	SizeSum int64    `json:"size_sum"`
+	AreaEnd int64    `json:"area_end"`
+	Rows    []VarRow `json:"rows"`
+}
+
+// VarRow is one AssignVarMem line.
+type VarRow struct {
+	Name     string `json:"name"`
+	Kind     string `json:"kind"` // hbm, rdma, host, reuse
+	Index    int64  `json:"index"`
+	Offset   int64  `json:"offset"`
+	Addr     string `json:"addr,omitempty"`
+	Size     int64  `json:"size"`
+	RealSize int64  `json:"realsize"`
+	ReuseOf  string `json:"reuse_of,omitempty"`
+	Line     int64  `json:"line"`
+}
+
+// MallocTotal is the device memory of one category in one process.
+type MallocTotal struct {
+	PID      string `json:"pid"`
+	DeviceID int64  `json:"device_id"`
+	Category string `json:"category"`
+	Bytes    int64  `json:"bytes"`
+	Count    int64  `json:"count"`
+}
+
+// Region is a load-time memory region (feature map, weights, ...).
+type Region struct {
+	PID     string `json:"pid"`
+	GraphID int64  `json:"graph_id"`
+	Type    string `json:"type"`
+	MemType int64  `json:"memtype,omitempty"`
+	Base    string `json:"base"`
+	Size    int64  `json:"size"`
+	Line    int64  `json:"line"`
+}
+
+// AddressCheck is the validity check of one graph's operator addresses.
+type AddressCheck struct {
+	PID        string        `json:"pid"`
+	GraphID    int64         `json:"graph_id"`
+	Checked    int64         `json:"checked"`
+	Invalid    []BadAddress  `json:"invalid"`
+	Mismatches []OffsetCheck `json:"offset_mismatches,omitempty"`
+}
+
+// BadAddress is an operator address outside its region.
+type BadAddress struct {
+	GraphID int64  `json:"graph_id"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Index   int64  `json:"index"`
+	MemAddr string `json:"memaddr"`
+	Line    int64  `json:"line"`
+}
+
+// OffsetCheck is an address whose (address − base) differs from the
+// compile-time offset of the same tensor.
+type OffsetCheck struct {
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	Index    int64  `json:"index"`
+	Address  int64  `json:"address_offset"`
+	Compiled int64  `json:"compiled_offset"`
+}
+
+// Pool is one RT2 dynamic memory allocator.
+type Pool struct {
+	PID       string         `json:"pid"`
+	Allocator string         `json:"allocator"`
+	Allocs    int64          `json:"allocs"`
+	Frees     int64          `json:"frees"`
+	Total     int64          `json:"total"`
+	PeakLive  int64          `json:"peak_live"`
+	Leaked    int64          `json:"leaked"`
+	Extra     map[string]any `json:"extra,omitempty"`
+}
+
+// Devmm is one driver memory statistics line.
+type Devmm struct {
+	PID      string `json:"pid"`
+	MemType  string `json:"memtype"`
+	Module   string `json:"module"`
+	Peak     int64  `json:"peak"`
+	Current  int64  `json:"current"`
+	AllocCnt int64  `json:"alloc_cnt"`
+	FreeCnt  int64  `json:"free_cnt"`
+	Cached   int64  `json:"cached,omitempty"`
+}
+
+// TensorKey formats "<node>:<kind>:<index>".
+func TensorKey(node, kind string, index int64) string {
+	return node + ":" + kind + ":" + itoa(index)
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [24]byte
+	i := len(b)
+	neg := n < 0
+	u := uint64(n)
+	if neg {
+		u = uint64(-n)
+	}
+	for u > 0 {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

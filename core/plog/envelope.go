@@ -1,0 +1,279 @@
+// Package plog parses the envelope of one CANN plog line, for every GE log
+// generation (see ge-log-formats.md §1):
+//
+//	[LEVEL] MODULE(pid,pname):YYYY-MM-DD-hh:mm:ss.mmm.uuu [file:line][kv]...tid [allocator_N] Func:msg
+//
+// It never allocates: every field is a sub-slice of the line.
+package plog
+
+import "bytes"
+
+// Envelope is the parsed header of one line. Byte slices alias the line.
+type Envelope struct {
+	Level  []byte // INFO, DEBUG, EVENT, ...
+	Module []byte // GE, RUNTIME, DRV, ...
+	PID    int64
+	PName  []byte
+	Time   int64 // microseconds since 2000-01-01 (monotone, comparable); 0 if absent
+	File   []byte
+	FileNo int
+	KV     []byte // raw "[status:INIT]" groups, if any
+	Event  bool   // run-log GEEVENT: "[EVENT]" after [file:line], or level EVENT
+	TID    int64  // -1 when absent (GE before 2020-11, executor_c)
+	Alloc  []byte // "allocator_2" / "rts_allocator_1" tag (E3), without brackets
+	Func   []byte // function token, may contain "::"
+	Msg    []byte // message after "Func:"; for lines without a function token, the body
+}
+
+// levels known to the CANN logger; the prefix search uses them to tolerate
+// grep prefixes ("path:123:[INFO] ...").
+var levels = [][]byte{[]byte("[INFO] "), []byte("[DEBUG] "), []byte("[WARNING] "),
+	[]byte("[ERROR] "), []byte("[EVENT] "), []byte("[TRACE] "), []byte("[WARN] ")}
+
+// Parse fills e from line and reports whether the line has a plog envelope.
+// A line whose header is damaged still yields as much as could be read; the
+// message is then the rest of the line after the last header field read.
+func Parse(line []byte, e *Envelope) bool {
+	*e = Envelope{TID: -1}
+	start := 0
+	if len(line) == 0 || line[0] != '[' || !isLevelAt(line, 0) {
+		// Tolerate a prefix such as grep's "file:line:" within the first 512 bytes.
+		start = findLevel(line)
+		if start < 0 {
+			e.Msg = line
+			return false
+		}
+	}
+	p := line[start+1:]
+	rb := bytes.IndexByte(p, ']')
+	if rb < 0 {
+		e.Msg = line
+		return false
+	}
+	e.Level = p[:rb]
+	p = p[rb+1:]
+	if len(p) == 0 || p[0] != ' ' {
+		e.Msg = line
+		return false
+	}
+	p = p[1:]
+	// MODULE(pid,pname):
+	lp := bytes.IndexByte(p, '(')
+	if lp <= 0 || lp > 32 {
+		e.Msg = line
+		return false
+	}
+	e.Module = p[:lp]
+	p = p[lp+1:]
+	comma := bytes.IndexByte(p, ',')
+	if comma <= 0 {
+		e.Msg = line
+		return false
+	}
+	pid, ok := atoi(p[:comma])
+	if !ok {
+		e.Msg = line
+		return false
+	}
+	e.PID = pid
+	p = p[comma+1:]
+	// Process names may contain ')' in theory; the header ends at "):<digit>".
+	end := bytes.Index(p, []byte("):"))
+	if end < 0 {
+		e.Msg = line
+		return false
+	}
+	e.PName = p[:end]
+	p = p[end+2:]
+	// Timestamp up to the next space.
+	sp := bytes.IndexByte(p, ' ')
+	if sp < 0 {
+		e.Time = parseTime(p)
+		e.Msg = nil
+		return true
+	}
+	e.Time = parseTime(p[:sp])
+	p = p[sp+1:]
+	// [file:line] (optional: old DRV lines go straight to "[ascend]").
+	if len(p) > 0 && p[0] == '[' {
+		rb := bytes.IndexByte(p, ']')
+		if rb > 0 {
+			inner := p[1:rb]
+			if c := bytes.LastIndexByte(inner, ':'); c > 0 {
+				if n, ok := atoi(inner[c+1:]); ok {
+					e.File = inner[:c]
+					e.FileNo = int(n)
+					p = p[rb+1:]
+				}
+			}
+		}
+	}
+	// Optional [key:value] groups and [EVENT].
+	for len(p) > 0 && p[0] == '[' {
+		rb := bytes.IndexByte(p, ']')
+		if rb < 0 {
+			break
+		}
+		inner := p[1:rb]
+		if bytes.Equal(inner, []byte("EVENT")) {
+			e.Event = true
+		} else if c := bytes.IndexByte(inner, ':'); c > 0 && isIdent(inner[:c]) && e.File != nil {
+			// "[status:INIT]" style key/value group (GELOGT).
+			if e.KV == nil {
+				e.KV = p[:rb+1]
+			} else {
+				e.KV = p[:len(e.KV)+rb+1]
+			}
+		} else {
+			break // a message that starts with '[' (DRV "[ascend]...", executor_c)
+		}
+		p = p[rb+1:]
+	}
+	if bytes.Equal(e.Level, []byte("EVENT")) {
+		e.Event = true
+	}
+	// RUNTIME 2026 lines put a space before the tid.
+	q := p
+	if len(q) > 0 && q[0] == ' ' {
+		q = q[1:]
+	}
+	// tid: digits followed by a space.
+	i := 0
+	for i < len(q) && q[i] >= '0' && q[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(q) && q[i] == ' ' {
+		tid, ok := atoi(q[:i])
+		if ok {
+			e.TID = tid
+			q = q[i+1:]
+			// Optional [allocator_N] / [rts_allocator_N] tag.
+			if len(q) > 0 && q[0] == '[' {
+				if rb := bytes.IndexByte(q, ']'); rb > 0 && rb < 48 && bytes.Contains(q[1:rb], []byte("allocator_")) && rb+1 < len(q) && q[rb+1] == ' ' {
+					e.Alloc = q[1:rb]
+					q = q[rb+2:]
+				}
+			}
+			p = q
+		}
+	}
+	// Function token: up to the first ':' that is not part of "::".
+	if fn, msg, ok := splitFunc(p); ok {
+		e.Func = fn
+		e.Msg = msg
+	} else {
+		e.Msg = p
+	}
+	return true
+}
+
+func isLevelAt(line []byte, at int) bool {
+	for _, l := range levels {
+		if bytes.HasPrefix(line[at:], l) {
+			return true
+		}
+	}
+	return false
+}
+
+func findLevel(line []byte) int {
+	lim := line
+	if len(lim) > 512 {
+		lim = lim[:512]
+	}
+	best := -1
+	for _, l := range levels {
+		if i := bytes.Index(lim, l); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	return best
+}
+
+// splitFunc splits "Func:msg". The function token is an identifier that may
+// contain "::", "~", "<...>" is not expected. It must be short and contain no
+// spaces; otherwise the body has no function token.
+func splitFunc(p []byte) (fn, msg []byte, ok bool) {
+	for i := 0; i < len(p) && i < 256; i++ {
+		c := p[i]
+		if c == ':' {
+			if i+1 < len(p) && p[i+1] == ':' {
+				i++
+				continue
+			}
+			if i == 0 {
+				return nil, nil, false
+			}
+			return p[:i], p[i+1:], true
+		}
+		if !(c == '_' || c == '~' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return nil, nil, false
+		}
+	}
+	return nil, nil, false
+}
+
+func isIdent(b []byte) bool {
+	if len(b) == 0 || len(b) > 32 {
+		return false
+	}
+	for _, c := range b {
+		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// parseTime reads "YYYY-MM-DD-hh:mm:ss.mmm.uuu" into microseconds since
+// 2000-01-01 using a proleptic day count; 0 when malformed.
+func parseTime(b []byte) int64 {
+	if len(b) < 27 || b[4] != '-' || b[7] != '-' || b[10] != '-' || b[13] != ':' || b[16] != ':' || b[19] != '.' || b[23] != '.' {
+		return 0
+	}
+	num := func(s []byte) int64 {
+		var n int64
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int64(c-'0')
+		}
+		return n
+	}
+	y, mo, d := num(b[0:4]), num(b[5:7]), num(b[8:10])
+	h, mi, s := num(b[11:13]), num(b[14:16]), num(b[17:19])
+	ms, us := num(b[20:23]), num(b[24:27])
+	if y < 2000 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0 || s < 0 || ms < 0 || us < 0 {
+		return 0
+	}
+	days := daysFromCivil(y, mo, d) - daysFromCivil(2000, 1, 1)
+	return ((days*24+h)*60+mi)*60_000_000 + s*1_000_000 + ms*1000 + us
+}
+
+// daysFromCivil is Howard Hinnant's algorithm.
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}

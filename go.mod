@@ -1,0 +1,24 @@
+module imas
+
+go 1.26
+
+require (
+	github.com/chromedp/chromedp v0.14.2
+	github.com/syumai/workers v0.33.0
+	github.com/tidwall/gjson v1.20.2
+	github.com/vugu/vugu v0.4.0
+)
+
+require (
+	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327 // indirect
+	github.com/chromedp/sysutil v1.1.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20250725192818-e39067aee2d2 // indirect
+	github.com/gobwas/httphead v0.1.0 // indirect
+	github.com/gobwas/pool v0.2.1 // indirect
+	github.com/gobwas/ws v1.4.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
+	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
+	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
+	golang.org/x/sys v0.34.0 // indirect
+)
