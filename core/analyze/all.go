@@ -18,10 +18,20 @@ func All(rep *model.Report) {
 			}
 		}
 		for _, d := range Figures(g, sib...) {
-			rep.Diagnostics = append(rep.Diagnostics, d)
-			if rep.DiagSummary != nil {
-				rep.DiagSummary[d.Reason]++
-			}
+			addDiag(rep, d)
 		}
 	}
+	for _, g := range rep.Graphs {
+		graphAnalyses(rep, g)
+	}
+	runtimeAnalyses(rep)
+}
+
+// addDiag appends a diagnostic and counts it.
+func addDiag(rep *model.Report, d model.Diagnostic) {
+	rep.Diagnostics = append(rep.Diagnostics, d)
+	if rep.DiagSummary == nil {
+		rep.DiagSummary = map[string]int64{}
+	}
+	rep.DiagSummary[d.Reason]++
 }

@@ -1,0 +1,35 @@
+# imas — see README.md. Targets:
+#   make demo    run the main job (imas report + total) on a bundled sample
+#   make test    every test: vet, unit, golden, browser (chromium), workerd
+#   make build   the CLI into bin/imas and the page into public/
+#   make bench   benchmarks (not part of test)
+SHELL := /bin/bash
+GO ?= go
+export GOFLAGS := -buildvcs=false
+
+.PHONY: all build cli demo test vet unit clean
+all: build
+
+cli:
+	$(GO) build -o bin/imas ./cmd/imas
+
+build: cli
+
+demo: cli
+	./bin/imas total testdata/samples/mixed
+	./bin/imas report -o mem_report testdata/samples/mixed
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+test: vet unit
+
+clean:
+	rm -rf bin dist mem_report
+
+# Feature fragments (page, worker, bench, fuzz) add their targets here and
+# hook into "test" through TEST_DEPS.
+-include mk/*.mk
