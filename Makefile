@@ -7,6 +7,11 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
+.DEFAULT_GOAL := all
+# Feature fragments (page, worker, bench, fuzz) add their targets and hook
+# into "test" through TEST_DEPS; they must be read before the rules below.
+-include mk/*.mk
+
 .PHONY: all build cli demo test vet unit clean
 all: build
 
@@ -25,11 +30,7 @@ vet:
 unit:
 	$(GO) test -count=1 ./...
 
-test: vet unit
+test: vet unit $(TEST_DEPS)
 
 clean:
 	rm -rf bin dist mem_report
-
-# Feature fragments (page, worker, bench, fuzz) add their targets here and
-# hook into "test" through TEST_DEPS.
--include mk/*.mk
