@@ -9,7 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -63,9 +65,16 @@ var ErrNoInput = errors.New("no input could be read")
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
 func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
+	return AnalyzeSeq(ctx, slices.Values(srcs), opt)
+}
+
+// AnalyzeSeq is Analyze over sources that come into being one at a time,
+// such as the parts of a streamed multipart upload: each is read to its end
+// before the next is asked for.
+func AnalyzeSeq(ctx context.Context, srcs iter.Seq[input.Source], opt Options) (*model.Report, error) {
 	opt = opt.withDefaults()
 	p := newPipeline(ctx, opt)
-	for _, s := range srcs {
+	for s := range srcs {
 		if err := ctx.Err(); err != nil {
 			break
 		}
@@ -210,7 +219,13 @@ func (p *pipeline) finish() (*model.Report, error) {
 		} else if f.readErr == nil {
 			seen[c] = f.path
 		}
-		var recs []gelog.Record
+		n := 0
+		for _, r := range f.results {
+			if r != nil {
+				n += len(r.records)
+			}
+		}
+		recs := make([]gelog.Record, 0, n)
 		var base int64
 		for _, r := range f.results {
 			if r == nil {
@@ -271,52 +286,94 @@ func capDiagnostics(rep *model.Report, max int) {
 		Detail: fmt.Sprintf("%d more diagnostics not listed; see diagnostic_counts", extra)})
 }
 
-// parseChunk finds the candidate lines of a chunk and parses them.
+// parseChunk finds the candidate lines of a chunk and parses them. Only
+// candidate and over-long lines are looked at one by one; everything else is
+// counted at memory speed.
 func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	r := &chunkResult{}
 	data := c.Data
-	cut := c.Cut
+	r.lines = int64(bytes.Count(data, []byte{'\n'}))
+	cand := gelog.CandidateLines(data, nil)
+	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
-	var line int64
-	off := 0
-	for off < len(data) {
-		nl := bytes.IndexByte(data[off:], '\n')
-		var l []byte
-		if nl < 0 {
-			l = data[off:]
-		} else {
-			l = data[off : off+nl]
+	line, pos := int64(1), 0 // line number of the line starting at pos
+	lineAt := func(start int) int64 {
+		line += int64(bytes.Count(data[pos:start], []byte{'\n'}))
+		pos = start
+		return line
+	}
+	for len(cand) > 0 || len(long) > 0 {
+		var start int
+		isLong := false
+		switch {
+		case len(long) > 0 && (len(cand) == 0 || long[0].start <= cand[0]):
+			start, isLong = long[0].start, true
+		default:
+			start = cand[0]
 		}
-		start := off
-		off += len(l) + 1
-		line++
-		if n := len(l); n > 0 && l[n-1] == '\r' {
-			l = l[:n-1]
+		n := lineAt(start)
+		end := bytes.IndexByte(data[start:], '\n')
+		if end < 0 {
+			end = len(data) - start
 		}
-		if len(l) > maxLine || (len(cut) > 0 && cut[0] == start) {
-			size := len(l)
-			if len(cut) > 0 && cut[0] == start {
-				cut = cut[1:]
-				size = input.ChunkSize
-			}
+		l := data[start : start+end]
+		if isLong {
+			lg := long[0]
+			long = long[1:]
 			if len(l) > maxLine {
 				l = l[:maxLine]
 			}
-			r.overlong = append(r.overlong, overlong{line: line, size: size, text: gelog.Excerpt(l)})
+			r.overlong = append(r.overlong, overlong{line: n, size: lg.size, text: gelog.Excerpt(l)})
+			if len(cand) == 0 || cand[0] != start {
+				continue // the head of a long line is parsed only if it is a candidate
+			}
+		}
+		cand = cand[1:]
+		if len(l) > maxLine {
+			l = l[:maxLine]
+		}
+		if k := len(l); k > 0 && l[k-1] == '\r' {
+			l = l[:k-1]
 		}
 		if !gelog.IsCandidate(l) {
-			continue
+			continue // the marker was beyond maxLine
 		}
 		r.candidates++
 		ok := plog.Parse(l, &env)
-		rec := gelog.Parse(&env, ok, l, gelog.Meta{File: file, Line: line})
+		rec := gelog.Parse(&env, ok, l, gelog.Meta{File: file, Line: n})
 		if _, bad := rec.(*gelog.Reject); bad {
 			r.rejected++
 		}
 		r.records = append(r.records, rec)
 	}
-	r.lines = line
 	return r
+}
+
+type longLine struct{ start, size int }
+
+// longLines returns the lines longer than maxLine, and those the chunker cut.
+func longLines(data []byte, maxLine int, cut []int) []longLine {
+	var out []longLine
+	if len(data) <= maxLine && len(cut) == 0 {
+		return nil
+	}
+	start := 0
+	for start < len(data) {
+		nl := bytes.IndexByte(data[start:], '\n')
+		if nl < 0 {
+			nl = len(data) - start
+		}
+		size := nl
+		if len(cut) > 0 && cut[0] == start {
+			cut = cut[1:]
+			size = input.ChunkSize
+		}
+		if size > maxLine {
+			out = append(out, longLine{start, size})
+		}
+		start += nl + 1
+	}
+	return out
 }
 
 // mergeByTime feeds records of all files in timestamp order, keeping each

@@ -195,6 +195,16 @@ func Excerpt(line []byte) string {
 	if len(line) > MaxText {
 		line = line[:MaxText]
 	}
+	printable := true
+	for _, c := range line {
+		if c < 0x20 || c >= 0x7f {
+			printable = false
+			break
+		}
+	}
+	if printable {
+		return string(line)
+	}
 	var b strings.Builder
 	for len(line) > 0 {
 		r, n := utf8.DecodeRune(line)

@@ -35,7 +35,7 @@ func parseSetRow(rest []byte, m Meta, line []byte) Record {
 	if ni < 0 {
 		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
 	}
-	r.Graph = string(bytes.TrimSpace(rest[:ni]))
+	r.Graph = internGraph(bytes.TrimSpace(rest[:ni]))
 	if r.Graph == "" {
 		return reject(m, line, "missing-field", "graph name missing")
 	}
@@ -45,11 +45,13 @@ func parseSetRow(rest []byte, m Meta, line []byte) Record {
 		return reject(m, line, "truncated", "cut inside name[...]")
 	}
 	r.Node = string(name)
-	if v, ok, _ := fieldAfter(msg, after, "optype"); ok {
-		r.OpType = string(v)
+	var f kvList
+	f.tokenize(msg[after:])
+	if v, ok, _ := f.get("optype"); ok {
+		r.OpType = internOp(v)
 	}
-	kind, idx, ok := kindIndex(msg, after)
-	if !ok {
+	kind, idx, ok, closed := f.kind()
+	if !ok || !closed {
 		return reject(m, line, missingOrCut(line, "output/workspace index"), "tensor kind[index] missing")
 	}
 	r.Kind = kind
@@ -60,66 +62,79 @@ func parseSetRow(rest []byte, m Meta, line []byte) Record {
 	need := []struct {
 		key string
 		dst *int64
-	}{{"offset to ", &r.Offset}, {"size", &r.Size}, {"realsize", &r.RealSize}}
-	for _, f := range need {
-		v, ok, closed := fieldAfter(msg, after, f.key)
+	}{{"offset to", &r.Offset}, {"size", &r.Size}, {"realsize", &r.RealSize}}
+	for _, nf := range need {
+		v, ok, closed := f.get(nf.key)
 		if !ok || !closed {
-			return reject(m, line, missingOrCut(line, f.key), strings.TrimSpace(f.key)+"[...] missing")
+			return reject(m, line, missingOrCut(line, nf.key), nf.key+"[...] missing")
 		}
-		if *f.dst, e = parseInt(v); e != numOK {
-			return badNum(m, line, strings.TrimSpace(f.key), e)
+		if *nf.dst, e = parseInt(v); e != numOK {
+			return badNum(m, line, nf.key, e)
 		}
 	}
 	if r.Offset < 0 || r.Size < 0 || r.RealSize < 0 {
 		return reject(m, line, "negative-value", "negative offset or size")
 	}
-	if v, ok, closed := fieldAfter(msg, after, "streamid"); ok && closed {
-		r.StreamDesc = string(v)
+	if v, ok, closed := f.get("streamid"); ok && closed {
 		if r.Stream, e = streamID(v); e != numOK {
 			return badNum(m, line, "streamid", e)
 		}
+		if !isDigits(v) {
+			r.StreamDesc = string(v) // keep "5--2" forms; plain numbers print from Stream
+		}
 	}
-	if v, ok, closed := fieldAfter(msg, after, "memtype"); ok && closed {
+	if v, ok, closed := f.get("memtype"); ok && closed {
 		if r.MemType, e = parseInt(v); e != numOK {
 			return badNum(m, line, "memtype", e)
 		}
 	}
-	if v, ok, closed := fieldAfter(msg, after, "noalignsize"); ok && closed {
+	if v, ok, closed := f.get("noalignsize"); ok && closed {
 		if r.NoAlign, e = parseInt(v); e != numOK {
 			return badNum(m, line, "noalignsize", e)
 		}
 	}
-	if v, ok, closed := fieldAfter(msg, after, "life time begin"); ok {
+	if v, ok, closed := f.get("life time begin"); ok {
 		if !closed {
 			return reject(m, line, "truncated", "cut inside life time begin[...]")
 		}
 		r.HasLife = true
-		r.LifeDesc[0] = string(v)
 		if r.LifeBegin, _, e = lifeRange(v); e != numOK {
 			return badNum(m, line, "life time begin", e)
 		}
-		v, ok, closed = fieldAfter(msg, after, "life time end")
+		if !isDigits(v) {
+			r.LifeDesc[0] = string(v)
+		}
+		v, ok, closed = f.get("life time end")
 		if !ok || !closed {
 			return reject(m, line, "truncated", "life time end[...] missing")
 		}
-		r.LifeDesc[1] = string(v)
 		if _, r.LifeEnd, e = lifeRange(v); e != numOK {
 			return badNum(m, line, "life time end", e)
 		}
-	}
-	if v, ok, closed := fieldAfter(msg, after, "child"); ok && closed {
-		parts := bytes.Split(v, []byte(":"))
-		if len(parts) > 5 {
-			return reject(m, line, "bad-field", "child[...] has more than 5 parts")
+		if !isDigits(v) {
+			r.LifeDesc[1] = string(v)
 		}
-		for i, p := range parts {
-			if r.Child[i], e = parseInt(p); e != numOK {
+	}
+	if v, ok, closed := f.get("child"); ok && closed {
+		n := 0
+		for len(v) > 0 {
+			if n == 5 {
+				return reject(m, line, "bad-field", "child[...] has more than 5 parts")
+			}
+			p := v
+			if c := bytes.IndexByte(v, ':'); c >= 0 {
+				p, v = v[:c], v[c+1:]
+			} else {
+				v = nil
+			}
+			if r.Child[n], e = parseInt(p); e != numOK {
 				return badNum(m, line, "child", e)
 			}
+			n++
 		}
-		r.ChildParts = len(parts)
+		r.ChildParts = n
 	}
-	v, ok, closed := fieldAfter(msg, after, "isref")
+	v, ok, closed := f.get("isref")
 	switch {
 	case ok && closed:
 		n, e := parseInt(v)
@@ -133,17 +148,29 @@ func parseSetRow(rest []byte, m Meta, line []byte) Record {
 		// Templates of 2020-05..2020-06 end without isref, with a period
 		// after the last field. Anything else was cut by the logger.
 		t := bytes.TrimRight(msg, " \r")
-		if !bytes.HasSuffix(t, []byte("].")) || bytes.Contains(msg, []byte("optype[")) {
+		if !bytes.HasSuffix(t, []byte("].")) || r.OpType != "" {
 			return reject(m, line, "truncated", "cut before isref[...]")
 		}
 	}
-	if v, ok, _ := fieldAfter(msg, after, "batch"); ok {
+	if v, ok, _ := f.get("batch"); ok && len(v) > 0 {
 		r.Batch = string(v)
 	}
-	if v, ok, _ := fieldAfter(msg, after, "block_type"); ok {
-		r.BlockType = string(v)
+	if v, ok, _ := f.get("block_type"); ok && len(v) > 0 {
+		r.BlockType = internOp(v)
 	}
 	return r
+}
+
+func isDigits(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // parseCont reads continuous-memory reassign lines. rest starts after the

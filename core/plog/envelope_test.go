@@ -4,13 +4,13 @@ import "testing"
 
 func TestParse(t *testing.T) {
 	tests := []struct {
-		name                             string
-		line                             string
-		ok                               bool
-		level, module, pname, file, fn   string
-		pid, tid                         int64
-		event                            bool
-		alloc, kv, msg                   string
+		name                           string
+		line                           string
+		ok                             bool
+		level, module, pname, file, fn string
+		pid, tid                       int64
+		event                          bool
+		alloc, kv, msg                 string
 	}{
 		{name: "E1 standard 2025",
 			line: "[INFO] GE(2617230,python3):2026-08-12-10:21:33.412.907 [block_mem_assigner.cc:2914]2617301 SetOffsetSize:[IMAS]Set g name[a]",
