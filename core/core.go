@@ -86,11 +86,12 @@ func AnalyzeSeq(ctx context.Context, srcs iter.Seq[input.Source], opt Options) (
 // ---- pipeline ----
 
 type fileState struct {
-	path    string
-	results []*chunkResult
-	stats   input.ReadStats
-	readErr error
-	pending sync.WaitGroup
+	path        string
+	duplicateOf string
+	results     []*chunkResult
+	stats       input.ReadStats
+	readErr     error
+	pending     sync.WaitGroup
 }
 
 type chunkResult struct {
@@ -121,6 +122,7 @@ type pipeline struct {
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	files []*fileState
+	seen  map[content]string
 	diags []model.Diagnostic
 	prog  Progress
 }
@@ -173,10 +175,39 @@ func (p *pipeline) source(s input.Source) {
 		if err != nil && p.ctx.Err() == nil {
 			fs.readErr = err
 		}
+		p.dropIfDuplicate(fs)
 		return p.ctx.Err()
 	}, func(d input.Diag) {
 		p.diags = append(p.diags, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail})
 	})
+}
+
+// dropIfDuplicate frees the parsed records of a leaf whose content was
+// already read, as soon as the leaf ends, so duplicates cost no memory.
+func (p *pipeline) dropIfDuplicate(fs *fileState) {
+	if fs.readErr != nil || fs.stats.Bytes == 0 {
+		return
+	}
+	c := content{fs.stats.Hash, fs.stats.Bytes}
+	if p.seen == nil {
+		p.seen = map[content]string{}
+	}
+	if first, dup := p.seen[c]; dup {
+		fs.duplicateOf = first
+		go func() { // workers may still hold its chunks
+			fs.pending.Wait()
+			p.mu.Lock()
+			fs.results = nil
+			p.mu.Unlock()
+		}()
+		return
+	}
+	p.seen[c] = fs.path
+}
+
+type content struct {
+	hash  uint64
+	bytes int64
 }
 
 func (p *pipeline) finish() (*model.Report, error) {
@@ -195,11 +226,6 @@ func (p *pipeline) finish() (*model.Report, error) {
 	for _, d := range p.diags {
 		b.Diag(d)
 	}
-	type content struct {
-		hash  uint64
-		bytes int64
-	}
-	seen := map[content]string{}
 	var streams [][]gelog.Record
 	for i, f := range p.files {
 		fi := model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}
@@ -211,13 +237,10 @@ func (p *pipeline) finish() (*model.Report, error) {
 			fi.Error = f.readErr.Error()
 			b.Diag(model.Diagnostic{Path: f.path, Reason: reason, Detail: f.readErr.Error() + "; lines read before the error are used"})
 		}
-		c := content{f.stats.Hash, f.stats.Bytes}
-		if first, dup := seen[c]; dup && f.readErr == nil && f.stats.Bytes > 0 {
+		if f.duplicateOf != "" {
 			rep.Inputs.Duplicates = append(rep.Inputs.Duplicates, f.path)
-			b.Diag(model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + first + "; read once"})
+			b.Diag(model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
 			continue
-		} else if f.readErr == nil {
-			seen[c] = f.path
 		}
 		n := 0
 		for _, r := range f.results {
@@ -389,6 +412,7 @@ func mergeByTime(streams [][]gelog.Record, add func(gelog.Record)) {
 	for h.Len() > 0 {
 		c := (*h)[0]
 		add(c.recs[c.pos])
+		c.recs[c.pos] = nil // let the record go as soon as the model has it
 		c.pos++
 		if c.pos == len(c.recs) {
 			heap.Pop(h)

@@ -1,0 +1,147 @@
+// Command benchcmp measures "imas total DIR" against "grep -c '\[IMAS\]'"
+// over the same files, alternating runs and taking medians, and reports the
+// wall-time ratio and imas's peak RSS. With -check it compares the ratio with
+// a stored baseline and fails on a regression. It is run by make bench and
+// make bench-check, never by make test.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"syscall"
+	"time"
+)
+
+type result struct {
+	Machine    string  `json:"machine"`
+	Bytes      int64   `json:"bytes"`
+	Files      int     `json:"files"`
+	Runs       int     `json:"runs"`
+	GrepSec    float64 `json:"grep_seconds"`
+	ImasSec    float64 `json:"imas_seconds"`
+	Ratio      float64 `json:"ratio"`
+	ImasRSSMiB float64 `json:"imas_peak_rss_mib"`
+	GrepMBps   float64 `json:"grep_mb_per_s"`
+	ImasMBps   float64 `json:"imas_mb_per_s"`
+}
+
+func main() {
+	dir := flag.String("dir", "", "directory of plogs to measure")
+	imas := flag.String("imas", "bin/imas", "imas binary")
+	runs := flag.Int("runs", 3, "alternating runs of each command")
+	out := flag.String("o", "", "write the result as JSON here")
+	baseline := flag.String("baseline", "", "baseline JSON to compare against (with -check)")
+	check := flag.Bool("check", false, "fail when the ratio regressed by more than -tolerance")
+	tol := flag.Float64("tolerance", 0.20, "allowed relative regression of the ratio")
+	flag.Parse()
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "usage: benchcmp -dir DIR [-runs N] [-o out.json] [-baseline b.json -check]")
+		os.Exit(2)
+	}
+	files, size := plogs(*dir)
+	if len(files) == 0 {
+		fail("no files in %s", *dir)
+	}
+	// Warm the page cache so both commands read from memory.
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		_ = b
+	}
+	var grepT, imasT []float64
+	var rss int64
+	for i := 0; i < *runs; i++ {
+		t, _ := timed(append([]string{"grep", "-c", `\[IMAS\]`}, files...))
+		grepT = append(grepT, t)
+		t, r := timed([]string{*imas, "total", *dir})
+		imasT = append(imasT, t)
+		if r > rss {
+			rss = r
+		}
+		fmt.Fprintf(os.Stderr, "run %d: grep %.3fs imas %.3fs (peak RSS %.0f MiB)\n", i+1, grepT[i], imasT[i], float64(r)/1024)
+	}
+	res := result{
+		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Bytes:   size, Files: len(files), Runs: *runs,
+		GrepSec: median(grepT), ImasSec: median(imasT), ImasRSSMiB: float64(rss) / 1024,
+	}
+	res.Ratio = res.ImasSec / res.GrepSec
+	res.GrepMBps = float64(size) / 1e6 / res.GrepSec
+	res.ImasMBps = float64(size) / 1e6 / res.ImasSec
+	fmt.Printf("input: %d files, %.0f MB\n", res.Files, float64(size)/1e6)
+	fmt.Printf("grep -c '\\[IMAS\\]': %.3f s (%.0f MB/s)\n", res.GrepSec, res.GrepMBps)
+	fmt.Printf("imas total:          %.3f s (%.0f MB/s), peak RSS %.0f MiB\n", res.ImasSec, res.ImasMBps, res.ImasRSSMiB)
+	fmt.Printf("ratio imas/grep:     %.2f (median of %d alternating runs)\n", res.Ratio, *runs)
+	if *out != "" {
+		b, _ := json.MarshalIndent(res, "", " ")
+		os.WriteFile(*out, append(b, '\n'), 0o644)
+	}
+	if *check {
+		b, err := os.ReadFile(*baseline)
+		if err != nil {
+			fail("baseline: %v", err)
+		}
+		var base result
+		if err := json.Unmarshal(b, &base); err != nil {
+			fail("baseline: %v", err)
+		}
+		limit := base.Ratio * (1 + *tol)
+		fmt.Printf("baseline ratio %.2f, limit %.2f\n", base.Ratio, limit)
+		if res.Ratio > limit {
+			fail("regression: ratio %.2f > %.2f", res.Ratio, limit)
+		}
+	}
+}
+
+func plogs(dir string) ([]string, int64) {
+	var files []string
+	var size int64
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() && filepath.Ext(p) == ".log" {
+			files = append(files, p)
+			size += info.Size()
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, size
+}
+
+// timed runs argv and returns the wall time and the child's peak RSS (KiB).
+func timed(argv []string) (float64, int64) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	// A pipe, not /dev/null: GNU grep stops at the first match when its
+	// output is /dev/null.
+	cmd.Stdout = io.Discard
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	el := time.Since(start).Seconds()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || argv[0] != "grep" || ee.ExitCode() > 1 {
+			fail("%s: %v", argv[0], err)
+		}
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return el, rss
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func fail(f string, a ...any) {
+	fmt.Fprintf(os.Stderr, "benchcmp: "+f+"\n", a...)
+	os.Exit(1)
+}
