@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"imas/core/analyze"
 	"imas/core/gelog"
@@ -123,8 +124,10 @@ type pipeline struct {
 	mu    sync.Mutex
 	files []*fileState
 	seen  map[content]string
-	diags []model.Diagnostic
-	prog  Progress
+	// progress counters, updated by the workers
+	lines, cands, recs atomic.Int64
+	diags              []model.Diagnostic
+	prog               Progress
 }
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
@@ -136,6 +139,9 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 			for j := range p.jobs {
 				r := parseChunk(j.chunk, j.file, opt.MaxLine)
 				j.chunk.Release()
+				p.lines.Add(r.lines)
+				p.cands.Add(r.candidates)
+				p.recs.Add(r.candidates - r.rejected)
 				p.mu.Lock()
 				j.fs.results[j.seq] = r
 				p.mu.Unlock()
@@ -163,10 +169,14 @@ func (p *pipeline) source(s input.Source) {
 			fs.results = append(fs.results, nil)
 			p.mu.Unlock()
 			fs.pending.Add(1)
+			n := int64(len(c.Data)) // c belongs to the worker once sent
 			p.jobs <- job{file: idx, seq: seq, chunk: c, fs: fs}
 			seq++
-			p.prog.Bytes += int64(len(c.Data))
+			p.prog.Bytes += n
 			if p.opt.Progress != nil {
+				p.prog.Lines = p.lines.Load()
+				p.prog.Candidates = p.cands.Load()
+				p.prog.Records = p.recs.Load()
 				p.opt.Progress(p.prog)
 			}
 			return nil
