@@ -2,6 +2,32 @@ package analyze
 
 import "imas/core/model"
 
-// runtimeAnalyses computes pool statistics, address checks and the other
-// load- and run-time figures.
-func runtimeAnalyses(rep *model.Report) {}
+// runtimeAnalyses computes the load- and run-time figures (report-contract
+// §5): variable sessions, pool statistics, devmm leak hints and the
+// address checks. Device-malloc totals need the log order (live physical
+// pages) and are summed by the model builder.
+func runtimeAnalyses(rep *model.Report) {
+	for _, s := range rep.Variables {
+		VarFigures(s)
+	}
+	for _, p := range rep.Pools {
+		PoolFigures(p)
+	}
+	for i := range rep.Devmm {
+		d := &rep.Devmm[i]
+		d.LeakHint = DevmmLeak(d)
+	}
+	for _, d := range CheckAddresses(rep) {
+		addDiag(rep, d)
+	}
+}
+
+// DevmmLeak reports whether a devmm entry still held memory when the driver
+// printed it at process exit. Cached_size and DEV_PROC_MEM entries carry no
+// counts.
+func DevmmLeak(d *model.Devmm) bool {
+	if d.Module == "" || d.Total > 0 {
+		return false
+	}
+	return d.Current != 0 || (d.AllocCnt >= 0 && d.FreeCnt >= 0 && d.AllocCnt != d.FreeCnt)
+}

@@ -15,6 +15,7 @@ func WriteTotal(w io.Writer, rep *model.Report) error {
 	for _, g := range rep.Graphs {
 		bw.WriteString(SummaryLine(g))
 		bw.WriteString("\n")
+		writeGraphFindings(bw, g)
 	}
 	writeRuntimeTotal(bw, rep)
 	return bw.Flush()

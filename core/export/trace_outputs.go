@@ -1,4 +1,6 @@
 package export
 
 // traceOutputs are the Perfetto trace files.
-func traceOutputs() []Output { return nil }
+func traceOutputs() []Output {
+	return []Output{{"imas_graph_perfetto.json", "application/json", WritePerfetto}}
+}

@@ -29,6 +29,9 @@ var Markers = []string{
 	"Reuse result:",
 	"after append ws, origin memory size",
 	"Final StaticMemoryPolicy",
+	"Total memory size is",
+	"RtMemAllocator::free",
+	"svm_mem_stats_show_device_proc_mem",
 }
 
 // IsCandidate reports whether line carries one of the Markers.

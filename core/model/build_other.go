@@ -1,14 +1,137 @@
 package model
 
-import "imas/core/gelog"
+import (
+	"sort"
+	"strconv"
+
+	"imas/core/gelog"
+)
 
 // otherState holds the builder state of the load- and run-time record
 // families (variables, device mallocs, regions, addresses, pools, devmm).
-type otherState struct{}
+// Pairing rules that need the log order (thread contexts, address joins,
+// live physical pages) run here; figures are left to the analyze package.
+type otherState struct {
+	vars    map[varKey]*VarSession
+	varList []*VarSession
+
+	mall mallocState
+	addr addrState
+	pool poolState
+
+	devmm map[devmmKey]int // index in Report.Devmm
+
+	// per-family record counts and channel facts for Sanity
+	families   map[string]int64
+	infoLines  int64 // GE statements without the [EVENT] channel flag
+	eventLines int64
+	runFiles   map[int32]bool
+}
+
+// thread is a (pid, tid) pair: GE pairs related lines by thread.
+type thread struct{ pid, tid int64 }
+
+func (b *Builder) o() *otherState {
+	if b.other == nil {
+		b.other = &otherState{
+			vars:     map[varKey]*VarSession{},
+			devmm:    map[devmmKey]int{},
+			families: map[string]int64{},
+			runFiles: map[int32]bool{},
+		}
+		b.other.mall.init()
+		b.other.addr.init()
+		b.other.pool.init()
+	}
+	return b.other
+}
 
 // addOther handles records that are not static-graph statements. It
 // returns false for record types it does not know.
-func (b *Builder) addOther(rec gelog.Record) bool { return false }
+func (b *Builder) addOther(rec gelog.Record) bool {
+	o := b.o()
+	m := gelog.M(rec)
+	family := ""
+	switch r := rec.(type) {
+	case *gelog.VarAssign:
+		family = "variables"
+		b.addVar(r)
+	case *gelog.DeviceMalloc:
+		family = "device-malloc"
+		b.addMalloc(r)
+	case *gelog.AllocatorCall:
+		family = "memory-allocator"
+		b.addAllocatorCall(r)
+	case *gelog.PhysicalPage:
+		family = "physical-pages"
+		b.addPhysical(r)
+	case *gelog.DeviceFree:
+		family = "device-free"
+		b.addDeviceFree(r)
+	case *gelog.ProcessFact:
+		family = r.What
+		b.addFact(r)
+	case *gelog.Region:
+		family = "regions"
+		b.addRegion(r)
+	case *gelog.OpAddress:
+		family = "addresses"
+		b.addAddress(r)
+	case *gelog.PoolCreate:
+		family = "pool-allocators"
+		b.addPoolCreate(r)
+	case *gelog.PoolAlloc:
+		family = "kernel-trace-alloc"
+		b.addPoolAlloc(r)
+	case *gelog.PoolFree:
+		family = "kernel-trace-free"
+		b.addPoolFree(r)
+	case *gelog.PoolBlock:
+		family = "pool-blocks"
+		b.addPoolBlock(r)
+	case *gelog.PoolDetails:
+		family = "pool-details"
+		b.addPoolDetails(r)
+	case *gelog.DevmmStat:
+		family = "devmm"
+		b.addDevmm(r)
+		o.runFiles[m.File] = true
+	default:
+		return false
+	}
+	o.families[family]++
+	if family != "devmm" {
+		if m.Event {
+			o.eventLines++
+		} else {
+			o.infoLines++
+		}
+	}
+	return true
+}
 
-// finishOther completes the load- and run-time parts of the report.
-func (b *Builder) finishOther() {}
+// finishOther completes the load- and run-time parts of the report. The
+// report's lists are never nil, so report.json always has arrays.
+func (b *Builder) finishOther() {
+	o := b.o()
+	r := b.R
+	r.Variables = append([]*VarSession{}, o.varList...)
+	b.finishMalloc()
+	b.finishAddresses()
+	b.finishPools()
+	if r.Devmm == nil {
+		r.Devmm = []Devmm{}
+	}
+	sort.SliceStable(r.Devmm, func(i, j int) bool { return pidLess(r.Devmm[i].PID, r.Devmm[j].PID) })
+	b.finishSanity()
+}
+
+func pidString(pid int64) string { return strconv.FormatInt(pid, 10) }
+
+func pidInt(pid string) int64 {
+	n, _ := strconv.ParseInt(pid, 10, 64)
+	return n
+}
+
+// hexAddr formats an address as the contract's lower-case 0x string.
+func hexAddr(a uint64) string { return "0x" + strconv.FormatUint(a, 16) }

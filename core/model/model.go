@@ -25,6 +25,12 @@ type Report struct {
 	Devmm         []Devmm          `json:"devmm"`
 	Extra         map[string]any   `json:"extra,omitempty"`
 	DiagSummary   map[string]int64 `json:"diagnostic_counts,omitempty"`
+
+	// Mallocs lists every GE_PRINT_DYNAMIC_MEMORY line (counted or not), so
+	// that the device_malloc categories can be traced back to purposes.
+	Mallocs []Malloc `json:"mallocs"`
+	// Devices holds per-process device facts for "imas total".
+	Devices []DeviceInfo `json:"devices"`
 }
 
 // Inputs accounts for every byte and line read: Candidates = Records + Rejected.
@@ -65,6 +71,14 @@ type Diagnostic struct {
 type Sanity struct {
 	Families map[string]int64 `json:"families"`
 	Notes    []string         `json:"notes"`
+	// InfoLevel is true when INFO statements were found (a debug plog with
+	// INFO enabled); RunLog when run-plog lines were found (devmm, or
+	// [EVENT] copies in a .../run/... file).
+	InfoLevel bool `json:"info_level"`
+	RunLog    bool `json:"run_log"`
+	// Truncated counts candidate lines cut by the logger's 1024-character
+	// limit that lost a needed field.
+	Truncated int64 `json:"truncated"`
 }
 
 // Graph is one static graph compilation for one memory type, identified by
@@ -241,6 +255,10 @@ type Waste struct {
 	Parts []WastePart    `json:"parts"`
 	Holes []Hole         `json:"holes,omitempty"`
 	Extra map[string]any `json:"extra,omitempty"`
+	// Step is the time step of Holes (the peak step); ReuseTop is the end
+	// of the reuse region (below the atomic and zero-copy areas).
+	Step     int64 `json:"step"`
+	ReuseTop int64 `json:"reuse_top"`
 }
 
 // WastePart is one cause and its bytes.
@@ -261,6 +279,10 @@ type Peak struct {
 	Step    int64      `json:"step"`
 	Live    int64      `json:"live"`
 	Tensors []PeakItem `json:"tensors"`
+	// Theory is theory_min's live reusable bytes at Step; Blocks is how
+	// many blocks are live there (Tensors keeps the largest).
+	Theory int64 `json:"theory_live"`
+	Blocks int   `json:"blocks"`
 }
 
 // PeakItem is one tensor live at the peak.
@@ -272,6 +294,7 @@ type PeakItem struct {
 	Life    string `json:"life"`
 	AliasOf string `json:"alias_of,omitempty"`
 	Shared  int    `json:"shared,omitempty"`
+	Flags   string `json:"flags"` // r:c:z:s of child[...]
 }
 
 // VarSession is the variable memory of one (pid, session).
@@ -282,6 +305,15 @@ type VarSession struct {
 	SizeSum int64    `json:"size_sum"`
 	AreaEnd int64    `json:"area_end"`
 	Rows    []VarRow `json:"rows"`
+
+	// ReuseCount is the number of reuse rows ("reuse address of node"):
+	// they share another variable's memory and count in neither Count nor
+	// SizeSum.
+	ReuseCount int64 `json:"reuse_count"`
+	// RdmaSize and HostSize are the parts of SizeSum outside the session's
+	// HBM area.
+	RdmaSize int64 `json:"rdma_size,omitempty"`
+	HostSize int64 `json:"host_size,omitempty"`
 }
 
 // VarRow is one AssignVarMem line.
@@ -295,6 +327,7 @@ type VarRow struct {
 	RealSize int64  `json:"realsize"`
 	ReuseOf  string `json:"reuse_of,omitempty"`
 	Line     int64  `json:"line"`
+	File     int32  `json:"-"`
 }
 
 // MallocTotal is the device memory of one category in one process.
@@ -304,6 +337,41 @@ type MallocTotal struct {
 	Category string `json:"category"`
 	Bytes    int64  `json:"bytes"`
 	Count    int64  `json:"count"`
+	// DeviceID above is -1 when the logs do not say.
+	// PhysicalPeak is the part of Bytes that is the peak of live physical
+	// pages of expandable allocators (pages are recycled, so their sum
+	// would overstate the memory held).
+	PhysicalPeak int64 `json:"physical_peak,omitempty"`
+	// Freed is what RtMemAllocator::free gave back (page caching only).
+	Freed int64 `json:"freed,omitempty"`
+}
+
+// Malloc is one GE_PRINT_DYNAMIC_MEMORY line.
+type Malloc struct {
+	PID      string `json:"pid"`
+	DeviceID int64  `json:"device_id"`
+	Func     string `json:"func"`
+	Caller   string `json:"caller"`
+	Purpose  string `json:"purpose"`
+	Category string `json:"category"`
+	Counted  bool   `json:"counted"`
+	Physical bool   `json:"physical_page,omitempty"`
+	Size     int64  `json:"size"`
+	Ptr      string `json:"ptr,omitempty"`
+	Time     int64  `json:"time_us"`
+	Line     int64  `json:"line"`
+	File     int32  `json:"-"`
+}
+
+// DeviceInfo is what the logs say about one process and device.
+type DeviceInfo struct {
+	PID      string `json:"pid"`
+	DeviceID int64  `json:"device_id"` // -1 when unknown
+	// StaticMemoryPolicy is from "Final StaticMemoryPolicy is set to N.",
+	// else the smp[] of the graph summaries; -1 when unknown.
+	StaticMemoryPolicy int64 `json:"static_memory_policy"`
+	// DeviceTotal is "Total memory size is N" (0 when not logged).
+	DeviceTotal int64 `json:"device_total"`
 }
 
 // Region is a load-time memory region (feature map, weights, ...).
@@ -315,6 +383,19 @@ type Region struct {
 	Base    string `json:"base"`
 	Size    int64  `json:"size"`
 	Line    int64  `json:"line"`
+	// Statement is the GE statement that logged it (InitFeatureMapAndP2PMem,
+	// InitWeightMem, ReserveVirtualMemory, ...).
+	Statement string `json:"statement"`
+	Released  bool   `json:"released,omitempty"`
+	// GraphID above is -1 for ranges tied to no graph (ReserveVirtualMemory).
+	// Graph is the static graph (as in graphs[].graph) whose compile-time
+	// offsets this region holds, when imas could tell.
+	Graph string `json:"graph,omitempty"`
+	// Hint is the static graph most recently compiled in the process when
+	// the region was logged (used to map old graph names to graph ids).
+	Hint string `json:"-"`
+	File int32  `json:"-"`
+	Addr uint64 `json:"-"`
 }
 
 // AddressCheck is the validity check of one graph's operator addresses.
@@ -324,6 +405,38 @@ type AddressCheck struct {
 	Checked    int64         `json:"checked"`
 	Invalid    []BadAddress  `json:"invalid"`
 	Mismatches []OffsetCheck `json:"offset_mismatches,omitempty"`
+	// GraphID above is -1 for lines that name no graph (FFTS).
+	// Graph is the static graph the addresses were reconciled with, and
+	// Reconciled how many addresses had a compile-time offset to compare.
+	Graph      string    `json:"graph,omitempty"`
+	Reconciled int64     `json:"reconciled"`
+	Rows       []AddrRow `json:"rows"`
+}
+
+// AddrRow is one operator address, constant copy or input copy line.
+type AddrRow struct {
+	Statement string `json:"statement"`
+	Type      string `json:"type"`
+	Name      string `json:"name"`
+	OpType    string `json:"optype,omitempty"`
+	Kind      string `json:"kind"`
+	Variant   string `json:"variant,omitempty"` // aicpu, p2p, l1
+	Index     int64  `json:"index"`             // -1 when not printed
+	Offset    int64  `json:"offset"`            // printed logical offset; -1 when not printed
+	Size      int64  `json:"size"`              // -1 when not printed
+	DataSize  int64  `json:"datasize,omitempty"`
+	MemAddr   string `json:"memaddr"` // "" for Null addr and failed lines
+	// Status: ok, invalid (outside its region), mismatch (inside, but not
+	// at the compile-time offset), unchecked (no region), null, failed.
+	Status string `json:"status"`
+	OM2    bool   `json:"om2,omitempty"`
+	Line   int64  `json:"line"`
+	File   int32  `json:"-"`
+	Path   string `json:"-"`
+	Addr   uint64 `json:"-"`
+	// Region is 1 + the index in Report.Regions of the region the address
+	// belongs to (0: none).
+	Region int `json:"-"`
 }
 
 // BadAddress is an operator address outside its region.
@@ -344,6 +457,11 @@ type OffsetCheck struct {
 	Index    int64  `json:"index"`
 	Address  int64  `json:"address_offset"`
 	Compiled int64  `json:"compiled_offset"`
+	// From says where the compiled offset came from: static (the graph's
+	// [IMAS]Set or continuous rows) or printed (offset[..] of the line).
+	From    string `json:"from"`
+	MemAddr string `json:"memaddr"`
+	Line    int64  `json:"line"`
 }
 
 // Pool is one RT2 dynamic memory allocator.
@@ -356,6 +474,76 @@ type Pool struct {
 	PeakLive  int64          `json:"peak_live"`
 	Leaked    int64          `json:"leaked"`
 	Extra     map[string]any `json:"extra,omitempty"`
+
+	Device int64 `json:"device_id"` // -1 when unknown
+	// Requested is Σ requested (tensor) bytes; PeakRequested the peak of
+	// live requested bytes (GE's real_theory_min).
+	Requested     int64 `json:"requested"`
+	PeakRequested int64 `json:"peak_requested"`
+	// Addresses is the number of distinct block addresses: the real
+	// footprint in blocks (many allocations on few addresses = reuse).
+	Addresses int64 `json:"addresses"`
+	// Physical is what the pool held from the device (0 = unknown), from
+	// PhysicalFrom: print-details (PrintDetails "total size"), page-caching
+	// (its aclrtMalloc calls) or physical-pages (expandable allocator peak).
+	Physical     int64  `json:"physical"`
+	PhysicalFrom string `json:"physical_from,omitempty"`
+	// Unit is the allocation unit of Physical (page size); Step is
+	// PeakLive rounded up to it. Physical − Step is fragmentation, Step −
+	// PeakLive is granularity.
+	Unit            int64   `json:"unit"`
+	Step            int64   `json:"granularity_step"`
+	ReuseRate       float64 `json:"reuse_rate"`
+	ReachTheoryRate float64 `json:"reach_theory_rate"`
+	// UnmatchedFrees are Free traces with no live allocation at the address
+	// (counted in Frees).
+	UnmatchedFrees int64        `json:"unmatched_frees"`
+	Details        *PoolDetails `json:"logged,omitempty"`
+	TopAddresses   []PoolAddr   `json:"top_addresses"`
+	Rows           []PoolRow    `json:"rows"`
+}
+
+// PoolRow is one allocation of a pool. Begin and End are the pool's
+// allocation clock: Begin is the 0-based allocation ordinal, End the
+// ordinal of the first allocation after the free (LifeMax: never freed),
+// so replaying rows in Begin order and freeing End == Begin first
+// reproduces the log's event order.
+type PoolRow struct {
+	Kernel     string `json:"kernel"`
+	Node       string `json:"node"`
+	Stream     int64  `json:"stream"`
+	Address    string `json:"address"`
+	Size       int64  `json:"size"`     // block size
+	RealSize   int64  `json:"realsize"` // requested size
+	Begin      int64  `json:"begin"`
+	End        int64  `json:"end"`
+	Cached     int64  `json:"cached_size"` // device malloc (page) holding the block; 0 unknown
+	Theory     int64  `json:"theory_size"` // live block bytes just after this allocation
+	KernelFree bool   `json:"kernel_free"`
+	PoolFree   bool   `json:"pool_free"`
+	Time       int64  `json:"time_us"`
+	FreeTime   int64  `json:"free_time_us,omitempty"`
+	Line       int64  `json:"line"`
+	Addr       uint64 `json:"-"`
+}
+
+// PoolAddr aggregates a pool's allocations by block address.
+type PoolAddr struct {
+	Address string `json:"address"`
+	Allocs  int64  `json:"allocs"`
+	MaxSize int64  `json:"max_size"`
+	Bytes   int64  `json:"bytes"`
+}
+
+// PoolDetails is the pool's own PrintDetails summary (largest total size seen).
+type PoolDetails struct {
+	AllocCount    int64  `json:"alloc_count"`
+	FreeCount     int64  `json:"free_count"`
+	TotalSize     int64  `json:"total_size"`
+	NewVASize     int64  `json:"new_va_size"`
+	RealTheoryMin int64  `json:"real_theory_min"`
+	TheoryMin     int64  `json:"theory_min"`
+	Rate          string `json:"reach_theory_rate"`
 }
 
 // Devmm is one driver memory statistics line.
@@ -368,6 +556,17 @@ type Devmm struct {
 	AllocCnt int64  `json:"alloc_cnt"`
 	FreeCnt  int64  `json:"free_cnt"`
 	Cached   int64  `json:"cached,omitempty"`
+
+	// Device is the dev<N> of the line, -1 for host memory types. Module
+	// is "" for a memory type's Cached_size entry; AllocCnt and FreeCnt are
+	// -1 when the line was cut before them.
+	Device   int64 `json:"device"`
+	ModuleID int64 `json:"module_id,omitempty"`
+	Total    int64 `json:"total_size,omitempty"` // DEV_PROC_MEM lines
+	// LeakHint: memory still allocated when the driver printed the stats
+	// at exit (current ≠ 0, or alloc_cnt ≠ free_cnt).
+	LeakHint bool  `json:"leak_hint"`
+	Line     int64 `json:"line"`
 }
 
 // TensorKey formats "<node>:<kind>:<index>".

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"imas/public"
+	"imas/server"
+)
+
+func init() {
+	register(&command{
+		name:    "serve",
+		usage:   "serve [-addr 127.0.0.1:8080] [-max-body N] [-public DIR]",
+		summary: "serve the page and the HTTP API (POST /api/report, /api/total, /api/diff) until SIGINT/SIGTERM",
+		run:     runServe,
+	})
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags(commands["serve"], stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address; uploads are logs of your models, so think twice before a non-loopback one")
+	maxBody := fs.String("max-body", "256MiB", "largest request body (bytes, or with a KiB/MiB/GiB or KB/MB/GB suffix); larger gets 413")
+	timeout := fs.Duration("timeout", server.DefaultTimeout, "time limit of one request, upload included")
+	pub := fs.String("public", "", "serve the page from `DIR` (a ./build.sh output) instead of the one built into imas")
+	if code := parseFlags(fs, args, false); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "imas serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	limit, err := parseSize(*maxBody)
+	if err != nil {
+		fmt.Fprintf(stderr, "imas serve: -max-body: %v\n", err)
+		return exitUsage
+	}
+	page, err := pageFS(*pub, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "imas serve: -public: %v\n", err)
+		return exitUsage
+	}
+	logger := log.New(stderr, "imas: ", log.LstdFlags)
+	h := server.New(server.Config{
+		Public:   page,
+		MaxBody:  limit,
+		BodyNote: "the limit of this imas serve (-max-body); for bigger inputs run imas report on the files",
+		Timeout:  *timeout,
+		ErrorLog: logger,
+	})
+	srv := &http.Server{
+		Handler:           logRequests(h, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Defaults for the page; the API extends both to -timeout per request.
+		ReadTimeout:    time.Minute,
+		WriteTimeout:   time.Minute,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       logger,
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "imas serve:", err)
+		return exitNoInput // the general failure code: nothing was served
+	}
+	// main stops on SIGINT; a service manager sends SIGTERM.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
+	logger.Printf("serving on http://%s/ (body limit %s, time limit %s)", ln.Addr(), *maxBody, *timeout)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintln(stderr, "imas serve:", err)
+		return exitNoInput
+	case <-ctx.Done():
+	}
+	logger.Printf("shutting down: waiting up to 30s for requests in flight")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Printf("shutdown: %v", err)
+		srv.Close()
+	}
+	return exitOK
+}
+
+// pageFS returns the page to serve: DIR when given, else the embedded one.
+func pageFS(dir string, stderr io.Writer) (fs.FS, error) {
+	if dir != "" {
+		fsys := os.DirFS(dir)
+		if _, err := fs.Stat(fsys, "index.html"); err != nil {
+			return nil, fmt.Errorf("%s has no index.html; build the page with ./build.sh", dir)
+		}
+		return fsys, nil
+	}
+	if !public.Built() {
+		fmt.Fprintln(stderr, "imas serve: the page was not built into this imas (run ./build.sh, then rebuild imas, or pass -public DIR); serving the API only")
+	}
+	return public.FS(), nil
+}
+
+// parseSize reads "1048576", "256MiB", "100MB", "1g".
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
+		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}}
+	num, mult := strings.ToLower(strings.TrimSpace(s)), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a positive size", s)
+	}
+	return n * mult, nil
+}
+
+// logRequests logs one line per request: method, path, status, bytes
+// written and duration.
+func logRequests(h http.Handler, logger *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			logger.Printf("%s %s %d %dB %s", r.Method, r.URL.Path, sw.status, sw.bytes, time.Since(start).Round(time.Microsecond))
+		}()
+		h.ServeHTTP(sw, r)
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

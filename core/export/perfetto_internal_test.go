@@ -1,0 +1,84 @@
+package export
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestAppendString(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"add_11", `"add_11"`},
+		{"", `""`},
+		{`a"b\c`, `"a\"b\\c"`},
+		{"tab\tnl\ncr\r", `"tab\tnl\ncr\r"`},
+		{"\x00\x01\x1f\x7f", `"\u0000\u0001\u001f\u007f"`},
+		{"</script><script>alert(1)</script>", `"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e"`},
+		{"a&b", `"a\u0026b"`},
+		{"bad\xffutf8\xc3", "\"bad\uFFFDutf8\uFFFD\""},
+		{"line\u2028sep\u2029", `"line\u2028sep\u2029"`},
+		// Non-ASCII stays UTF-8: Perfetto rejects escaped surrogates.
+		{"卷积_😀", "\"卷积_😀\""},
+	} {
+		got := string(appendString(nil, tc.in))
+		if got != tc.want {
+			t.Errorf("appendString(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+		var back string
+		if err := json.Unmarshal([]byte(got), &back); err != nil {
+			t.Errorf("appendString(%q) = %s: not JSON: %v", tc.in, got, err)
+		} else if want := strings.ToValidUTF8(tc.in, "\uFFFD"); back != want {
+			t.Errorf("appendString(%q) decodes to %q, want %q", tc.in, back, want)
+		}
+	}
+}
+
+func TestLanes(t *testing.T) {
+	type iv struct{ b, e int64 }
+	for _, tc := range []struct {
+		name string
+		in   []iv // sorted by begin, inclusive
+		want []int
+	}{
+		{"reuse chain", []iv{{1, 3}, {4, 6}, {7, 7}}, []int{0, 0, 0}},
+		{"inclusive end overlaps", []iv{{1, 3}, {3, 5}}, []int{0, 1}},
+		{"alias inside", []iv{{1, 9}, {2, 4}, {5, 6}, {10, 12}}, []int{0, 1, 1, 0}},
+		{"lowest free lane", []iv{{1, 10}, {2, 3}, {2, 8}, {4, 5}, {9, 9}}, []int{0, 1, 2, 1, 1}},
+		{"same step", []iv{{0, 0}, {0, 0}, {0, 0}, {1, 1}}, []int{0, 1, 2, 0}},
+	} {
+		var l lanes
+		l.reset()
+		var got []int
+		for _, x := range tc.in {
+			got = append(got, l.place(x.b, x.e))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: lanes %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestMemTypeName(t *testing.T) {
+	for mt, want := range map[int64]string{2: "HBM", 16: "P2P_HBM", 4294967298: "SESSION_HBM", 7: "memtype 7"} {
+		if got := memTypeName(mt); got != want {
+			t.Errorf("memTypeName(%d) = %q, want %q", mt, got, want)
+		}
+	}
+}
+
+func TestConflictList(t *testing.T) {
+	keys := []string{"a:output:0", "b:output:0", "c:output:0", "d:output:0", "e:output:0", "f:output:0", "g:output:0", "h:output:0", "i:output:0", "j:output:0"}
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{1, "a:output:0"},
+		{8, "a:output:0 b:output:0 c:output:0 d:output:0 e:output:0 f:output:0 g:output:0 h:output:0"},
+		{10, "a:output:0 b:output:0 c:output:0 d:output:0 e:output:0 f:output:0 g:output:0 h:output:0 (+2 more)"},
+	} {
+		if got := conflictList(keys[:tc.n]); got != tc.want {
+			t.Errorf("conflictList(%d keys) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

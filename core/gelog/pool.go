@@ -1,0 +1,319 @@
+package gelog
+
+import (
+	"bytes"
+
+	"imas/core/plog"
+)
+
+// RT2 dynamic memory pool (ge-log-formats.md §5): allocator creation, the
+// [KernelTrace] memory kernels, the ScalableAllocator "Malloc block" /
+// "Free block" / PrintDetails lines.
+
+// PoolCreate is "create caching memory allocator, [allocator_<N>]".
+type PoolCreate struct {
+	Meta
+	Allocator string // allocator_<N>
+}
+
+// PoolAlloc is "[KernelTrace][<kernel>][MEM]Alloc memory at stream <s>,
+// block <p>, address <p>, size <n>[, tensor size <n>][, index <i>]...".
+type PoolAlloc struct {
+	Meta
+	Kernel     string // kernel node name, e.g. AllocMemHbm_Add_1_325
+	KernelType string // AllocMemHbm, AllocBatchHbm, ...
+	Node       string // compute node name derived from the kernel name
+	Stream     int64
+	Block      uint64
+	Addr       uint64
+	Size       int64 // block size; the requested size for AllocBatchHbm/AllocCopyFlowHbm
+	TensorSize int64 // -1 when not printed
+	Index      int64 // -1 when not printed
+}
+
+// Requested reports whether Size is the requested size rather than the
+// pool block size (the batch kernels print it so).
+func (a *PoolAlloc) Requested() bool {
+	return a.KernelType == "AllocBatchHbm" || a.KernelType == "AllocCopyFlowHbm"
+}
+
+// PoolFree is "[KernelTrace][<kernel>][MEM]Free memory at stream <s>,
+// address <p>[, tensor <p>][, index <i>]".
+type PoolFree struct {
+	Meta
+	Kernel     string
+	KernelType string
+	Node       string
+	Stream     int64
+	Addr       uint64
+}
+
+// PoolBlock is a ScalableAllocator "Malloc block ..." or "Free block ..."
+// line. Allocator is the [allocator_N] tag of the envelope ("" without).
+type PoolBlock struct {
+	Meta
+	Allocator  string
+	Free       bool
+	Device     int64
+	Size       int64 // requested size (Malloc block)
+	AllocSize  int64 // span size: allocate_size / allock_size
+	Addr       uint64
+	TheorySize int64 // Free block: live span bytes after the free
+	TheoryMin  int64 // Free block: peak span bytes
+}
+
+// PoolDetails is PrintDetails' "Device memory   : [...]" line.
+type PoolDetails struct {
+	Meta
+	Allocator     string
+	AllocCount    int64
+	FreeCount     int64
+	TotalSize     int64 // bytes the pool holds from the level below
+	NewVASize     int64
+	RealTheoryMin int64 // peak of live requested bytes
+	TheoryMin     int64 // peak of live span bytes
+	Rate          string
+}
+
+func init() {
+	Register(Family{Name: "pool", Match: matchPool, Parse: parsePool})
+}
+
+var poolKeys = []string{"[KernelTrace][", "create caching memory allocator", "Malloc block ", "Free block ", "Device memory   : ["}
+
+func matchPool(_ *plog.Envelope, msg []byte) bool {
+	for _, k := range poolKeys {
+		if bytes.Contains(msg, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+	if i := bytes.Index(msg, []byte("[KernelTrace][")); i >= 0 {
+		return parseKernelTrace(msg[i+len("[KernelTrace]["):], m, line)
+	}
+	if i := bytes.Index(msg, []byte("create caching memory allocator")); i >= 0 {
+		s := msg[i:]
+		a := bytes.IndexByte(s, '[')
+		b := bytes.IndexByte(s, ']')
+		if a < 0 || b < a {
+			return reject(m, line, missingOrCut(line, "allocator"), "[allocator_N] missing")
+		}
+		return &PoolCreate{Meta: m, Allocator: string(s[a+1 : b])}
+	}
+	if i := bytes.Index(msg, []byte("Device memory   : [")); i >= 0 {
+		m.EventKey = EventKey(msg) // EVENT at Finalize
+		return parseDetails(msg[i+len("Device memory   : ["):], string(env.Alloc), m, line)
+	}
+	free := !bytes.Contains(msg, []byte("Malloc block "))
+	if free && bytes.Contains(msg, []byte("Free block size =")) {
+		return &Ignored{Meta: m, What: "caching-allocator-v1"} // pre-RT2 caching allocator
+	}
+	return parseBlock(msg, string(env.Alloc), free, m, line)
+}
+
+func parseKernelTrace(s []byte, m Meta, line []byte) Record {
+	e := bytes.IndexByte(s, ']')
+	if e < 0 {
+		return reject(m, line, "truncated", "cut inside the kernel name")
+	}
+	kernel, body := s[:e], s[e+1:]
+	if !bytes.HasPrefix(body, []byte("[MEM]")) {
+		return &Ignored{Meta: m, What: "kernel-trace"} // launch, shape, tiling traces
+	}
+	body = bytes.TrimLeft(body[len("[MEM]"):], " ")
+	switch {
+	case bytes.HasPrefix(body, []byte("Alloc memory at stream ")):
+		return parseTraceAlloc(kernel, body[len("Alloc memory at stream "):], m, line)
+	case bytes.HasPrefix(body, []byte("Free memory at stream ")):
+		return parseTraceFree(kernel, body[len("Free memory at stream "):], m, line)
+	}
+	for _, k := range []struct{ prefix, what string }{
+		{"Recycle memory", "pool-recycle"}, {"Borrow-recycle memory", "pool-recycle"}, {"Local-recycle memory", "pool-recycle"},
+		{"Memory wandering", "pool-wandering"}, {"Send ", "pool-event"}, {"Wait ", "pool-event"},
+		{"alloc fixed_feature_memory", "fixed-feature-memory"}, {"free fixed_feature_memory", "fixed-feature-memory"},
+		{"create l1 allocators", "allocator-setup"}, {"create l2 allocators", "allocator-setup"}, {"select l2 allocator", "allocator-setup"},
+	} {
+		if bytes.HasPrefix(body, []byte(k.prefix)) {
+			return &Ignored{Meta: m, What: k.what}
+		}
+	}
+	return reject(m, line, "unrecognised", "unknown [KernelTrace][MEM] statement")
+}
+
+// kernelName splits "<Type>_<node>_<id>" (kernel types have no '_').
+func kernelName(k []byte) (typ, node string) {
+	t, rest, ok := bytes.Cut(k, []byte("_"))
+	if !ok {
+		return string(k), ""
+	}
+	if i := bytes.LastIndexByte(rest, '_'); i >= 0 && len(leadingDigits(rest[i+1:])) == len(rest)-i-1 && i+1 < len(rest) {
+		rest = rest[:i]
+	} else if len(leadingDigits(rest)) == len(rest) {
+		rest = nil // "<Type>_<id>": no compute node
+	}
+	return string(t), string(rest)
+}
+
+// traceFields splits ", "-separated "key value" pairs after the stream id.
+func traceFields(s []byte, f func(key, val []byte)) (stream []byte) {
+	parts := bytes.Split(s, []byte(", "))
+	for _, p := range parts[1:] {
+		if sp := bytes.LastIndexByte(p, ' '); sp > 0 {
+			f(p[:sp], p[sp+1:])
+		} else {
+			f(p, nil)
+		}
+	}
+	return bytes.TrimSpace(parts[0])
+}
+
+func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
+	r := &PoolAlloc{Meta: m, Kernel: string(kernel), Size: -1, TensorSize: -1, Index: -1}
+	r.KernelType, r.Node = kernelName(kernel)
+	var hasAddr bool
+	var bad string
+	st := traceFields(s, func(k, v []byte) {
+		var e numErr
+		switch string(k) {
+		case "block":
+			r.Block, _ = parseAddr(v)
+		case "address":
+			r.Addr, hasAddr = parseAddr(v)
+		case "size":
+			r.Size, e = parseInt(v)
+		case "tensor size":
+			r.TensorSize, e = parseInt(v)
+		case "index":
+			r.Index, e = parseInt(v)
+		}
+		if e != numOK && bad == "" {
+			bad = string(k)
+		}
+	})
+	var e numErr
+	if r.Stream, e = parseInt(st); e != numOK {
+		return badNum(m, line, "stream", e)
+	}
+	if bad != "" {
+		return reject(m, line, missingOrCut(line, bad), bad+" is not a number")
+	}
+	if !hasAddr || r.Size < 0 {
+		return reject(m, line, missingOrCut(line, "size"), "address or size missing")
+	}
+	return r
+}
+
+func parseTraceFree(kernel, s []byte, m Meta, line []byte) Record {
+	r := &PoolFree{Meta: m, Kernel: string(kernel)}
+	r.KernelType, r.Node = kernelName(kernel)
+	var hasAddr bool
+	st := traceFields(s, func(k, v []byte) {
+		if string(k) == "address" {
+			r.Addr, hasAddr = parseAddr(v)
+		}
+	})
+	var e numErr
+	if r.Stream, e = parseInt(st); e != numOK {
+		return badNum(m, line, "stream", e)
+	}
+	if !hasAddr {
+		return reject(m, line, missingOrCut(line, "address"), "address missing")
+	}
+	return r
+}
+
+// parseBlock reads
+//
+//	Malloc block device_id:<d> size:<n> allocate_size:<n> mem_addr:<p>. span addr <p>
+//	Free block device_id:<d> theory_size_:<n> theory_min_size_:<n> allock_size:<n> mem_addr:<p>.
+func parseBlock(msg []byte, tag string, free bool, m Meta, line []byte) Record {
+	r := &PoolBlock{Meta: m, Allocator: tag, Free: free, Device: -1}
+	if v, ok := colonField(msg, "device_id"); ok {
+		r.Device, _ = parseInt(leadingDigits(v))
+	}
+	a, ok := colonField(msg, "mem_addr")
+	if !ok {
+		return reject(m, line, missingOrCut(line, "mem_addr"), "mem_addr missing")
+	}
+	if r.Addr, ok = parseAddr(trimAddr(a)); !ok {
+		return reject(m, line, "bad-number", "mem_addr is not an address")
+	}
+	num := func(key string, dst *int64) bool {
+		v, ok := colonField(msg, key)
+		if !ok {
+			return false
+		}
+		n, e := parseInt(leadingDigits(v))
+		*dst = n
+		return e == numOK
+	}
+	if free {
+		if !num("allock_size", &r.AllocSize) {
+			num("alloc_size", &r.AllocSize)
+		}
+		num("theory_size_", &r.TheorySize)
+		num("theory_min_size_", &r.TheoryMin)
+		return r
+	}
+	if !num("size", &r.Size) || !num("allocate_size", &r.AllocSize) {
+		return reject(m, line, missingOrCut(line, "size"), "size or allocate_size missing")
+	}
+	return r
+}
+
+func parseDetails(s []byte, tag string, m Meta, line []byte) Record {
+	r := &PoolDetails{Meta: m, Allocator: tag}
+	for _, f := range []struct {
+		key string
+		dst *int64
+	}{{"alloc count", &r.AllocCount}, {"free count", &r.FreeCount}, {"total size", &r.TotalSize},
+		{"new_va_size", &r.NewVASize}, {"real_theory_min", &r.RealTheoryMin}, {"theory_min", &r.TheoryMin}} {
+		v, ok := colonField(s, f.key)
+		if !ok {
+			return reject(m, line, missingOrCut(line, f.key), f.key+" missing")
+		}
+		n, e := parseInt(leadingDigits(v))
+		if e != numOK {
+			return badNum(m, line, f.key, e)
+		}
+		*f.dst = n
+	}
+	if v, ok := colonField(s, "reach theory rate"); ok {
+		r.Rate = string(bytes.TrimRight(v, "]"))
+	}
+	return r
+}
+
+// colonField returns the value of "key:value" where key starts at a word
+// boundary; the value runs to the next ' ', ',' or ';'.
+func colonField(s []byte, key string) ([]byte, bool) {
+	from := 0
+	for {
+		i := indexFrom(s, key, from)
+		if i < 0 {
+			return nil, false
+		}
+		from = i + 1
+		j := i + len(key)
+		if j >= len(s) || s[j] != ':' || (i > 0 && !isKeyBoundary(s[i-1])) {
+			continue
+		}
+		j++
+		for j < len(s) && s[j] == ' ' {
+			j++ // "curpid: 4176893" style
+		}
+		k := j
+		for k < len(s) && s[k] != ' ' && s[k] != ',' && s[k] != ';' {
+			k++
+		}
+		return s[j:k], true
+	}
+}
+
+func isKeyBoundary(c byte) bool { return c == ' ' || c == '[' || c == ',' || c == '(' || c == ';' }
+
+// trimAddr drops the sentence period GE prints after "mem_addr:0x..".
+func trimAddr(b []byte) []byte { return bytes.TrimRight(b, ".,") }

@@ -1,0 +1,74 @@
+package gelog
+
+import "testing"
+
+const envKT = "[INFO] GE(2617230,python3):2026-08-12-10:22:01.118.530 [memory_kernel.cc:385]2617402 AllocHbmMem:"
+const envSA = "[INFO] GE(2617230,python3):2026-08-12-10:22:01.118.497 [scalable_allocator.cc:511]2617402 "
+
+func TestPoolStatements(t *testing.T) {
+	runCases(t, []rtCase{
+		{"create", "[INFO] GE(5151,python3):2026-04-24-10:00:00.933.781 [caching_mem_allocator.cc:80]5158 CachingMemAllocator:create caching memory allocator, [allocator_2]",
+			"create allocator_2"},
+		// §8 line 12
+		{"AllocMemHbm", envKT + "[KernelTrace][AllocMemHbm_Add_1_325][MEM]Alloc memory at stream 0, block 0x55d1c2a3f0e0, address 0x12c180000800, size 65536, tensor size 544, index 1",
+			"alloc k=AllocMemHbm_Add_1_325 t=AllocMemHbm n=Add_1 st=0 block=0x55d1c2a3f0e0 addr=0x12c180000800 size=65536 tensor=544 idx=1 req=false"},
+		{"AllocBatchHbm requested size", envKT + "[KernelTrace][AllocBatchHbm_Conv_7][MEM]Alloc memory at stream 1, block 0x55d1c2a3f100, address 0x12c180010000, size 1000, index 0",
+			"alloc k=AllocBatchHbm_Conv_7 t=AllocBatchHbm n=Conv st=1 block=0x55d1c2a3f100 addr=0x12c180010000 size=1000 tensor=-1 idx=0 req=true"},
+		{"AllocCopyFlowHbm", envKT + "[KernelTrace][AllocCopyFlowHbm_12][MEM]Alloc memory at stream 0, block 0x1, address 0x12c180020000, size 4096, index 0",
+			"alloc k=AllocCopyFlowHbm_12 t=AllocCopyFlowHbm n= st=0 block=0x1 addr=0x12c180020000 size=4096 tensor=-1 idx=0 req=true"},
+		{"FileConstant alloc", envKT + "[KernelTrace][AllocMemory_fc_3][MEM]Alloc memory at stream -1, block 0x2, address 0x12c180030000, size 131072, tensor size 131000",
+			"alloc k=AllocMemory_fc_3 t=AllocMemory n=fc st=-1 block=0x2 addr=0x12c180030000 size=131072 tensor=131000 idx=-1 req=false"},
+		{"aicpu sequence", envKT + "[KernelTrace][AllocMemHbm_cpu_op_4][MEM]Alloc memory at stream 0, block 0x3, address 0x12c180040000, size 65536, tensor size 100, index 0, tensor data address 0x12c180040000",
+			"alloc k=AllocMemHbm_cpu_op_4 t=AllocMemHbm n=cpu_op st=0 block=0x3 addr=0x12c180040000 size=65536 tensor=100 idx=0 req=false"},
+		{"model out", envKT + "[KernelTrace][AllocMemHbm_out_5][MEM]Alloc memory at stream 0, block 0x4, address 0x12c180050000, size 65536, tensor size 64, index 1, as model out memory",
+			"alloc k=AllocMemHbm_out_5 t=AllocMemHbm n=out st=0 block=0x4 addr=0x12c180050000 size=65536 tensor=64 idx=1 req=false"},
+		// §8 line 13
+		{"FreeMemHbm", "[INFO] GE(2617230,python3):2026-08-12-10:22:01.131.004 [memory_kernel.cc:407]2617402 FreeHbmMem:[KernelTrace][FreeMemHbm_Add_1_326][MEM]Free memory at stream 0, address 0x12c180000800",
+			"free k=FreeMemHbm_Add_1_326 t=FreeMemHbm n=Add_1 st=0 addr=0x12c180000800"},
+		{"FreeTensorMemory", envKT + "[KernelTrace][FreeTensorMemory_x_9][MEM]Free memory at stream -1, address 0x12c180000800, tensor 0x55d1c2a3f0e0",
+			"free k=FreeTensorMemory_x_9 t=FreeTensorMemory n=x st=-1 addr=0x12c180000800"},
+		{"FreeBatchHbm", envKT + "[KernelTrace][FreeBatchHbmHoldAddr_y_10][MEM]Free memory at stream 2, address 0x12c180010000, index 0",
+			"free k=FreeBatchHbmHoldAddr_y_10 t=FreeBatchHbmHoldAddr n=y st=2 addr=0x12c180010000"},
+		{"recycle", envKT + "[KernelTrace][][MEM]Recycle memory at stream 0, address 0x12c180000800", "ignored pool-recycle"},
+		{"borrow recycle", envKT + "[KernelTrace][][MEM]Borrow-recycle memory at stream 1, address 0x12c180000800, birth stream 0", "ignored pool-recycle"},
+		{"wandering", envKT + "[KernelTrace][k_1][MEM]Memory wandering from stream 0 to 1, address 0x12c180000800", "ignored pool-wandering"},
+		{"fixed feature", envKT + "[KernelTrace][k_1][MEM] alloc fixed_feature_memory, block: 0x1, addr: 0x2, size 4096", "ignored fixed-feature-memory"},
+		{"l2 setup", envKT + "[KernelTrace][k_1][MEM]create l2 allocators, stream_num: 2, placement: device", "ignored allocator-setup"},
+		{"launch trace", envKT + "[KernelTrace][LaunchKernelWithHandle_Add_1_325]Input/Output addresses: 0x12df37ff0000 0x12c180000800 , Input/Output sizes: 33619968 65568", "ignored kernel-trace"},
+		{"unknown MEM trace", envKT + "[KernelTrace][k_1][MEM]Teleport memory at stream 0", "reject unrecognised: unknown [KernelTrace][MEM] statement"},
+		{"alloc cut before size", envKT + "[KernelTrace][AllocMemHbm_Add_1_325][MEM]Alloc memory at stream 0, block 0x55d1c2a3f0e0, address 0x12c180000800, si",
+			"reject missing-field: address or size missing"},
+		{"free cut", envKT + "[KernelTrace][FreeMemHbm_Add_1_326][MEM]Free memory at stream 0, addr",
+			"reject missing-field: address missing"},
+		// §8 lines 11, 14, 15 and the untagged generation
+		{"Malloc block tagged", envSA + "[allocator_2] Alloc:Malloc block device_id:0 size:544 allocate_size:65536 mem_addr:0x12c180000800. span addr 0x55d1c29b7a40",
+			`block a="allocator_2" free=false dev=0 size=544 alloc=65536 addr=0x12c180000800 theory=0/0`},
+		{"Malloc block untagged", envSA + "Alloc:Malloc block device_id:0 size:3241 allocate_size:65536 mem_addr:0x12c1a0000000. span addr 0x55d1c29b0001",
+			`block a="" free=false dev=0 size=3241 alloc=65536 addr=0x12c1a0000000 theory=0/0`},
+		{"Free block", envSA + "[allocator_2] Free:Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c180000800.",
+			`block a="allocator_2" free=true dev=0 size=0 alloc=65536 addr=0x12c180000800 theory=0/65536`},
+		{"rts Malloc block", envSA + "[rts_allocator_1] Alloc:Malloc block device_id:0 size:2097152 allocate_size:2097152 mem_addr:0x12c180000000. span addr 0x55d1c29b7000",
+			`block a="rts_allocator_1" free=false dev=0 size=2097152 alloc=2097152 addr=0x12c180000000 theory=0/0`},
+		{"v1 caching free", envSA + "Free:Free block size = 4096", "ignored caching-allocator-v1"},
+		{"PrintDetails", envSA + "[allocator_2] PrintDetails:Device memory   : [alloc count:1 free count:0 total size:2097152(2.00M) new_va_size:0 real_theory_min:544 theory_min:65536(64.00K) reach theory rate:0.03%]",
+			`details a="allocator_2" n=1/0 total=2097152 va=0 real=544 min=65536 rate=0.03%`},
+		{"Malloc block cut", envSA + "Alloc:Malloc block device_id:0 size:3241 allocate_s",
+			"reject missing-field: mem_addr missing"},
+		{"PrintDetails cut", envSA + "[allocator_2] PrintDetails:Device memory   : [alloc count:1 free count:0 total size:2097152(2.00M) new_va_",
+			"reject missing-field: new_va_size missing"},
+	})
+}
+
+func TestKernelName(t *testing.T) {
+	for _, c := range []struct{ in, typ, node string }{
+		{"AllocMemHbm_Add_1_325", "AllocMemHbm", "Add_1"},
+		{"FreeMemHbm_Sub_2", "FreeMemHbm", "Sub"},
+		{"AllocMemHbm_325", "AllocMemHbm", ""},
+		{"AllocMemHbm", "AllocMemHbm", ""},
+		{"AllocMemHbm_layer_norm", "AllocMemHbm", "layer_norm"},
+	} {
+		if typ, node := kernelName([]byte(c.in)); typ != c.typ || node != c.node {
+			t.Errorf("kernelName(%q) = %q, %q; want %q, %q", c.in, typ, node, c.typ, c.node)
+		}
+	}
+}

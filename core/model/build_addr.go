@@ -1,0 +1,174 @@
+package model
+
+import (
+	"sort"
+
+	"imas/core/gelog"
+)
+
+// Regions and operator addresses (report-contract §5). Each address line is
+// tied to the latest region of its graph and memory class logged before it
+// (a reloaded model gets a new region); lines logged before any region of
+// their graph take the graph's last region. The validity and offset checks
+// run in the analyze package.
+
+type addrState struct {
+	cur    map[regionKey]int // latest region (index in Report.Regions)
+	checks map[addrKey]*AddressCheck
+	order  []*AddressCheck
+}
+
+type regionKey struct {
+	pid, gid int64
+	class    string
+}
+
+type addrKey struct{ pid, gid int64 }
+
+func (s *addrState) init() {
+	s.cur = map[regionKey]int{}
+	s.checks = map[addrKey]*AddressCheck{}
+}
+
+// RegionClass is the address type letter of model_utils' NodeMemInfo
+// that lies in a region: F for HBM and the other device types (the
+// session-scope bit falls to the default), P for P2P, H for host, S for
+// host SVM; W and V regions keep their own letter.
+func RegionClass(typ string, memtype int64) string {
+	if typ != "F" {
+		return typ
+	}
+	switch memtype & 0xffffffff {
+	case 16, 17: // RT_MEMORY_P2P_HBM, RT_MEMORY_P2P_DDR
+		return "P"
+	case 129: // RT_MEMORY_HOST
+		return "H"
+	case 144: // RT_MEMORY_HOST_SVM
+		return "S"
+	}
+	return "F"
+}
+
+// addressClass is the region class an operator address type is checked
+// against; "" when GE prints no region for it (constants, variables, L1).
+func addressClass(typ string) string {
+	switch typ {
+	case "F", "P", "H", "S":
+		return typ
+	}
+	return ""
+}
+
+func (b *Builder) addRegion(r *gelog.Region) {
+	s := &b.o().addr
+	b.o().mall.seeDevice(r.PID, r.Device)
+	if r.Release {
+		for i := len(b.R.Regions) - 1; i >= 0; i-- {
+			g := &b.R.Regions[i]
+			if g.PID == pidString(r.PID) && g.Type == "V" && g.Addr == r.Base && !g.Released {
+				g.Released = true
+				break
+			}
+		}
+		return
+	}
+	reg := Region{PID: pidString(r.PID), GraphID: r.GraphID, Type: r.Type, Base: hexAddr(r.Base), Size: r.Size,
+		Line: r.Line, Statement: r.Statement, File: r.File, Addr: r.Base}
+	if r.MemType > 0 {
+		reg.MemType = r.MemType
+	}
+	if in := b.lastInst[r.PID]; in != nil && r.GraphID >= 0 {
+		reg.Hint = in.inst
+	}
+	b.R.Regions = append(b.R.Regions, reg)
+	s.cur[regionKey{r.PID, r.GraphID, RegionClass(r.Type, r.MemType)}] = len(b.R.Regions) - 1
+}
+
+func (b *Builder) addAddress(r *gelog.OpAddress) {
+	s := &b.o().addr
+	k := addrKey{r.PID, r.GraphID}
+	ac := s.checks[k]
+	if ac == nil {
+		ac = &AddressCheck{PID: pidString(r.PID), GraphID: r.GraphID, Invalid: []BadAddress{}, Rows: []AddrRow{}}
+		s.checks[k] = ac
+		s.order = append(s.order, ac)
+	}
+	row := AddrRow{Statement: r.Statement, Type: r.Type, Name: b.Intern(r.Name), OpType: b.Intern(r.OpType),
+		Kind: r.Kind, Variant: r.Variant, Index: r.Index, Offset: r.Offset, Size: r.Size, OM2: r.OM2,
+		Line: r.Line, File: r.File, Path: b.Path(r.File)}
+	if r.DataSize >= 0 {
+		row.DataSize = r.DataSize
+	}
+	if r.HasAddr {
+		row.Addr, row.MemAddr = r.Addr, hexAddr(r.Addr)
+	}
+	switch {
+	case r.Failed:
+		row.Status = "failed"
+	case r.Null:
+		row.Status = "null"
+	}
+	if c := addressClass(r.Type); c != "" && isOperatorAddress(r.Statement) {
+		if i, ok := s.cur[regionKey{r.PID, r.GraphID, c}]; ok {
+			row.Region = i + 1
+		}
+	}
+	ac.Rows = append(ac.Rows, row)
+}
+
+// isOperatorAddress tells operator addresses (checked against their
+// region) from constant and input copies.
+func isOperatorAddress(statement string) bool {
+	switch statement {
+	case "graph", "GetInputDataAddrs", "GetOutputDataAddrs", "GetWorkspaceDataAddrs", "get failed":
+		return true
+	}
+	return false
+}
+
+func (b *Builder) finishAddresses() {
+	s := &b.o().addr
+	r := b.R
+	// Regions by pid (records of several files interleave by time); rows
+	// keep pointing at the same region.
+	perm := make([]int, len(r.Regions))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(i, j int) bool { return pidLess(r.Regions[perm[i]].PID, r.Regions[perm[j]].PID) })
+	moved := make([]int, len(perm))
+	regions := make([]Region, len(perm))
+	for to, from := range perm {
+		regions[to] = r.Regions[from]
+		moved[from] = to
+	}
+	r.Regions = regions
+	for _, ac := range s.order {
+		for i := range ac.Rows {
+			if n := ac.Rows[i].Region; n > 0 {
+				ac.Rows[i].Region = moved[n-1] + 1
+			}
+		}
+	}
+	last := map[regionKey]int{}
+	for i, g := range r.Regions {
+		last[regionKey{pidInt(g.PID), g.GraphID, RegionClass(g.Type, g.MemType)}] = i
+	}
+	r.AddressChecks = make([]AddressCheck, 0, len(s.order))
+	for _, ac := range s.order {
+		pid := pidInt(ac.PID)
+		for i := range ac.Rows {
+			row := &ac.Rows[i]
+			if row.Region != 0 || !isOperatorAddress(row.Statement) {
+				continue
+			}
+			if j, ok := last[regionKey{pid, ac.GraphID, addressClass(row.Type)}]; ok {
+				row.Region = j + 1
+			}
+		}
+		r.AddressChecks = append(r.AddressChecks, *ac)
+	}
+	sort.SliceStable(r.AddressChecks, func(i, j int) bool {
+		return pidLess(r.AddressChecks[i].PID, r.AddressChecks[j].PID)
+	})
+}

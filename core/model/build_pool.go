@@ -1,0 +1,254 @@
+package model
+
+import (
+	"sort"
+
+	"imas/core/gelog"
+)
+
+// RT2 pools (report-contract §5). An allocation belongs to the allocator
+// named by the [allocator_N] tag of its "Malloc block" line (joined on
+// thread and address), else to the allocator of the thread's most recent
+// "create caching memory allocator" line. A Free trace frees the live
+// allocation at its address in the same process. Allocations are rows with
+// Begin/End on the pool's allocation clock; the figures are computed by
+// the analyze package.
+
+// UnknownAllocator holds allocations no create line or tag explains.
+const UnknownAllocator = "unknown"
+
+type poolKey struct {
+	pid   int64
+	alloc string
+}
+
+// poolAcc is the builder's view of one pool.
+type poolAcc struct {
+	p       *Pool
+	clock   int64          // allocations so far
+	lastRow map[uint64]int // address → last row, for "Free block"
+
+	pageBytes int64 // Σ page-caching mallocs on the pool's thread
+	physLive  int64 // live physical pages (expandable allocator)
+	physPeak  int64
+	pageUnit  int64 // physical page size
+}
+
+type poolState struct {
+	pools  map[poolKey]*poolAcc
+	order  []*poolAcc
+	ctx    map[thread]string // thread → allocator of its latest create line
+	blocks map[blockKey]blockInfo
+	live   map[ptrKey]liveRef
+	pages  map[int64][]pageRange // pid → page-caching mallocs sorted by base
+}
+
+type blockKey struct {
+	pid, tid int64
+	addr     uint64
+}
+
+type blockInfo struct {
+	tag              string
+	alloc, size, dev int64
+}
+
+type liveRef struct {
+	acc *poolAcc
+	row int
+}
+
+type pageRange struct {
+	base uint64
+	size int64
+}
+
+func (s *poolState) init() {
+	s.pools = map[poolKey]*poolAcc{}
+	s.ctx = map[thread]string{}
+	s.blocks = map[blockKey]blockInfo{}
+	s.live = map[ptrKey]liveRef{}
+	s.pages = map[int64][]pageRange{}
+}
+
+// poolAcc returns the pool (pid, alloc), creating it.
+func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
+	s := &b.o().pool
+	k := poolKey{pid, alloc}
+	a := s.pools[k]
+	if a == nil {
+		a = &poolAcc{p: &Pool{PID: pidString(pid), Allocator: alloc, Device: -1, Rows: []PoolRow{}, TopAddresses: []PoolAddr{}},
+			lastRow: map[uint64]int{}}
+		s.pools[k] = a
+		s.order = append(s.order, a)
+	}
+	return a
+}
+
+// poolOfThread is the pool of the thread's latest create line, or nil.
+func (b *Builder) poolOfThread(th thread) *poolAcc {
+	if alloc, ok := b.o().pool.ctx[th]; ok {
+		return b.poolAcc(th.pid, alloc)
+	}
+	return nil
+}
+
+func (b *Builder) addPoolCreate(r *gelog.PoolCreate) {
+	b.o().pool.ctx[thread{r.PID, r.TID}] = r.Allocator
+	b.poolAcc(r.PID, r.Allocator)
+}
+
+func (b *Builder) addPoolBlock(r *gelog.PoolBlock) {
+	s := &b.o().pool
+	b.o().mall.seeDevice(r.PID, r.Device)
+	if !r.Free {
+		s.blocks[blockKey{r.PID, r.TID, r.Addr}] = blockInfo{tag: r.Allocator, alloc: r.AllocSize, size: r.Size, dev: r.Device}
+		return
+	}
+	// A pool-level free: mark the latest allocation at that address. Only
+	// known pools: an L1 (rts) pool's free has no allocation rows.
+	var acc *poolAcc
+	if r.Allocator != "" {
+		acc = s.pools[poolKey{r.PID, r.Allocator}]
+	} else {
+		acc = b.poolOfThread(thread{r.PID, r.TID})
+	}
+	if acc == nil {
+		return
+	}
+	if i, ok := acc.lastRow[r.Addr]; ok {
+		acc.p.Rows[i].PoolFree = true
+	}
+}
+
+func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
+	s := &b.o().pool
+	th := thread{r.PID, r.TID}
+	bk := blockKey{r.PID, r.TID, r.Addr}
+	bi, hasBlock := s.blocks[bk]
+	delete(s.blocks, bk)
+	alloc := bi.tag
+	if alloc == "" {
+		alloc = s.ctx[th]
+	}
+	if alloc == "" {
+		alloc = UnknownAllocator
+	}
+	acc := b.poolAcc(r.PID, alloc)
+	size, real := r.Size, r.TensorSize
+	switch {
+	case r.Requested():
+		// Batch kernels print the requested size: the block is the span the
+		// pool handed out, or the pool's 64 KiB rounding when not logged.
+		real = r.Size
+		if hasBlock && bi.alloc > 0 {
+			size = bi.alloc
+		} else {
+			size = alignPoolBlock(r.Size)
+		}
+	case real < 0 && hasBlock:
+		real = bi.size
+	case real < 0:
+		real = size
+	}
+	if hasBlock && bi.dev >= 0 {
+		acc.p.Device = bi.dev
+	}
+	// Kernel names are unique per allocation; nodes and block addresses repeat.
+	row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(hexAddr(r.Addr)),
+		Size: size, RealSize: real, Begin: acc.clock, End: LifeMax, Cached: s.pageOf(r.PID, r.Addr),
+		Time: r.Time, Line: r.Line, Addr: r.Addr}
+	acc.clock++
+	acc.p.Rows = append(acc.p.Rows, row)
+	idx := len(acc.p.Rows) - 1
+	acc.lastRow[r.Addr] = idx
+	s.live[ptrKey{r.PID, r.Addr}] = liveRef{acc, idx}
+}
+
+// alignPoolBlock is the RT2 pool's block rounding: 64 KiB pages.
+func alignPoolBlock(n int64) int64 {
+	const page = 64 << 10
+	if n < page {
+		return page
+	}
+	return (n + page - 1) / page * page
+}
+
+func (b *Builder) addPoolFree(r *gelog.PoolFree) {
+	s := &b.o().pool
+	k := ptrKey{r.PID, r.Addr}
+	if ref, ok := s.live[k]; ok {
+		row := &ref.acc.p.Rows[ref.row]
+		row.End = ref.acc.clock
+		row.KernelFree = true
+		row.FreeTime = r.Time
+		delete(s.live, k)
+		return
+	}
+	acc := b.poolOfThread(thread{r.PID, r.TID})
+	if acc == nil {
+		acc = b.poolAcc(r.PID, UnknownAllocator)
+	}
+	acc.p.UnmatchedFrees++
+}
+
+func (b *Builder) addPoolDetails(r *gelog.PoolDetails) {
+	var acc *poolAcc
+	if r.Allocator != "" {
+		acc = b.poolAcc(r.PID, r.Allocator)
+	} else if acc = b.poolOfThread(thread{r.PID, r.TID}); acc == nil {
+		return // no pool to attach it to
+	}
+	if d := acc.p.Details; d != nil && d.TotalSize > r.TotalSize {
+		return // keep the largest footprint
+	}
+	acc.p.Details = &PoolDetails{AllocCount: r.AllocCount, FreeCount: r.FreeCount, TotalSize: r.TotalSize,
+		NewVASize: r.NewVASize, RealTheoryMin: r.RealTheoryMin, TheoryMin: r.TheoryMin, Rate: r.Rate}
+}
+
+// addPage remembers a page-caching malloc for the blocks' cached_size.
+func (s *poolState) addPage(pid int64, base uint64, size int64) {
+	rs := s.pages[pid]
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].base >= base })
+	rs = append(rs, pageRange{})
+	copy(rs[i+1:], rs[i:])
+	rs[i] = pageRange{base, size}
+	s.pages[pid] = rs
+}
+
+// pageOf returns the size of the page-caching malloc holding addr, or 0.
+func (s *poolState) pageOf(pid int64, addr uint64) int64 {
+	rs := s.pages[pid]
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].base > addr }) - 1
+	if i >= 0 && addr-rs[i].base < uint64(rs[i].size) {
+		return rs[i].size
+	}
+	return 0
+}
+
+// finishPools lists the pools (by pid, then creation order) and sets what
+// each held from the device.
+func (b *Builder) finishPools() {
+	s := &b.o().pool
+	r := b.R
+	r.Pools = make([]*Pool, 0, len(s.order))
+	for _, a := range s.order {
+		p := a.p
+		switch {
+		case p.Details != nil && p.Details.TotalSize > 0:
+			p.Physical, p.PhysicalFrom = p.Details.TotalSize, "print-details"
+		case a.physPeak > 0:
+			p.Physical, p.PhysicalFrom = a.physPeak+a.pageBytes, "physical-pages"
+		case a.pageBytes > 0:
+			p.Physical, p.PhysicalFrom = a.pageBytes, "page-caching"
+		}
+		switch {
+		case a.pageUnit > 0:
+			p.Unit = a.pageUnit
+		case p.Physical > 0:
+			p.Unit = 2 << 20 // the L1 pool's huge-page chunk
+		}
+		r.Pools = append(r.Pools, p)
+	}
+	sort.SliceStable(r.Pools, func(i, j int) bool { return pidLess(r.Pools[i].PID, r.Pools[j].PID) })
+}
