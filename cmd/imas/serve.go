@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		usage:   "serve [-addr 127.0.0.1:8080] [-max-body N] [-public DIR]",
-		summary: "serve the page and the HTTP API (POST /api/report, /api/total, /api/diff) until SIGINT/SIGTERM",
+		summary: "serve the page and the HTTP API (/api/report, /api/total, /api/diff) until SIGINT or SIGTERM",
 		run:     runServe,
 	})
 }
