@@ -362,14 +362,16 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 			}
 		}
 		cand = cand[1:]
-		if len(l) > maxLine {
-			l = l[:maxLine]
+		if isLong || len(l) > maxLine {
+			if len(l) > maxLine {
+				l = l[:maxLine]
+			}
+			if !gelog.IsCandidate(l) {
+				continue // the marker was beyond maxLine
+			}
 		}
 		if k := len(l); k > 0 && l[k-1] == '\r' {
 			l = l[:k-1]
-		}
-		if !gelog.IsCandidate(l) {
-			continue // the marker was beyond maxLine
 		}
 		r.candidates++
 		ok := plog.Parse(l, &env)

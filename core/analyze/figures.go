@@ -4,9 +4,10 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 
 	"imas/core/model"
@@ -194,7 +195,13 @@ type LiveEvent struct {
 // so it is removed at t+1).
 func ReusableEvents(rows []model.Row) []LiveEvent {
 	mx := MaxFinite(rows)
-	ev := make([]LiveEvent, 0, 64)
+	n := 0
+	for i := range rows {
+		if rows[i].Counted && rows[i].Reuse != 0 {
+			n++
+		}
+	}
+	ev := make([]LiveEvent, 0, 2*n)
 	for i := range rows {
 		r := &rows[i]
 		if !r.Counted || r.Reuse == 0 {
@@ -204,11 +211,11 @@ func ReusableEvents(rows []model.Row) []LiveEvent {
 		b, e := Interval(r, mx)
 		ev = append(ev, LiveEvent{b, a}, LiveEvent{e + 1, -a})
 	}
-	sort.Slice(ev, func(i, j int) bool {
-		if ev[i].T != ev[j].T {
-			return ev[i].T < ev[j].T
+	slices.SortFunc(ev, func(x, y LiveEvent) int {
+		if x.T != y.T {
+			return cmp.Compare(x.T, y.T)
 		}
-		return ev[i].Delta < ev[j].Delta
+		return cmp.Compare(x.Delta, y.Delta)
 	})
 	return ev
 }

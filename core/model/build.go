@@ -225,13 +225,15 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 	in := b.inst(r.PID, r.Graph, true)
 	g := b.graph(in, r.MemType, r.File, r.Line)
 	row := Row{
-		Node: b.Intern(r.Node), OpType: b.Intern(r.OpType), Kind: r.Kind, Index: r.Index,
-		Offset: r.Offset, Stream: r.Stream, StreamDesc: b.Intern(r.StreamDesc), MemType: r.MemType,
+		// Names were interned by the parsers already; node names are
+		// unique per row, so interning them again costs more than it saves.
+		Node: r.Node, OpType: r.OpType, Kind: r.Kind, Index: r.Index,
+		Offset: r.Offset, Stream: r.Stream, StreamDesc: r.StreamDesc, MemType: r.MemType,
 		Size: r.Size, RealSize: r.RealSize, NoAlign: r.NoAlign,
 		LifeBegin: r.LifeBegin, LifeEnd: r.LifeEnd, LifeDesc: r.LifeDesc,
 		Child: r.Child[0], Reuse: b01(r.Reuse()), Continuous: b01(r.Continuous()), ZeroCopy: b01(r.ZeroCopy()),
 		SameStream: b01(r.ChildParts >= 5 && r.Child[4] != 0), IsRef: b01(r.IsRef),
-		Batch: b.Intern(r.Batch), BlockType: b.Intern(r.BlockType), Pool: r.Pool,
+		Batch: r.Batch, BlockType: r.BlockType, Pool: r.Pool,
 		ChildParts: r.ChildParts, File: r.File, Line: r.Line,
 	}
 	if !r.HasLife {
