@@ -78,103 +78,7 @@ func TestRuntimeSamplesMatchTruth(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var tr runtimeTruth
-			b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &tr); err != nil {
-				t.Fatal(err)
-			}
-			rep := analyzeDir(t, dir)
-			if rep.Inputs.Rejected != 0 {
-				t.Errorf("%d rejected candidate lines, want 0", rep.Inputs.Rejected)
-			}
-			for reason, n := range rep.DiagSummary {
-				if reason == "unhandled-record" || reason == "unrecognised" {
-					t.Errorf("%d diagnostics %q", n, reason)
-				}
-			}
-
-			var want, got []string
-			for _, v := range tr.Variables {
-				want = append(want, fmt.Sprintf("%d/session_%d count=%d sum=%d end=%d", v.PID, v.Session, v.Count, v.SizeSum, v.AreaEnd))
-			}
-			for _, v := range rep.Variables {
-				got = append(got, fmt.Sprintf("%s/session_%s count=%d sum=%d end=%d", v.PID, v.Session, v.Count, v.SizeSum, v.AreaEnd))
-			}
-			sameSet(t, "variables", got, want)
-
-			// truth lists single mallocs; the report sums per category.
-			sum := map[string]int64{}
-			for _, m := range tr.Malloc {
-				sum[fmt.Sprintf("%d/%s", m.PID, m.Category)] += m.Bytes
-			}
-			want, got = setOf(sum), nil
-			gsum := map[string]int64{}
-			for _, m := range rep.DeviceMalloc {
-				gsum[m.PID+"/"+m.Category] += m.Bytes
-			}
-			got = setOf(gsum)
-			sameSet(t, "device_malloc", got, want)
-
-			want, got = nil, nil
-			for _, r := range tr.Regions {
-				want = append(want, fmt.Sprintf("%d/graph_%d %s %s %d", r.PID, r.GraphID, r.Type, r.Base, r.Size))
-			}
-			for _, r := range rep.Regions {
-				got = append(got, fmt.Sprintf("%s/graph_%d %s %s %d", r.PID, r.GraphID, r.Type, r.Base, r.Size))
-			}
-			sameSet(t, "regions", got, want)
-
-			want, got = nil, nil
-			for _, a := range tr.Addresses {
-				var bad []string
-				for _, x := range a.Invalid {
-					bad = append(bad, fmt.Sprintf("%d:%s:%s:%d@%s", x.GraphID, x.Name, x.Kind, x.Index, x.MemAddr))
-				}
-				slices.Sort(bad)
-				want = append(want, fmt.Sprintf("%d/graph_%d checked=%d invalid=%v", a.PID, a.GraphID, a.Checked, bad))
-			}
-			for _, a := range rep.AddressChecks {
-				var bad []string
-				for _, x := range a.Invalid {
-					bad = append(bad, fmt.Sprintf("%d:%s:%s:%d@%s", x.GraphID, x.Name, x.Kind, x.Index, x.MemAddr))
-				}
-				slices.Sort(bad)
-				got = append(got, fmt.Sprintf("%s/graph_%d checked=%d invalid=%v", a.PID, a.GraphID, a.Checked, bad))
-				// Every invalid address is off its compile-time offset; no
-				// valid one may be reported as a mismatch on the samples.
-				for _, m := range a.Mismatches {
-					if !slices.ContainsFunc(a.Invalid, func(x model.BadAddress) bool { return x.MemAddr == m.MemAddr && x.Name == m.Name }) {
-						t.Errorf("%s graph_%d: false offset mismatch %+v", a.PID, a.GraphID, m)
-					}
-				}
-				if a.Reconciled != a.Checked {
-					t.Errorf("%s graph_%d: %d of %d addresses reconciled with the static graph %q", a.PID, a.GraphID, a.Reconciled, a.Checked, a.Graph)
-				}
-			}
-			sameSet(t, "address_checks", got, want)
-
-			want, got = nil, nil
-			for _, p := range tr.Pools {
-				want = append(want, fmt.Sprintf("%d/%s allocs=%d frees=%d total=%d peak=%d leaked=%d", p.PID, p.Allocator, p.Allocs, p.Frees, p.Total, p.PeakLive, p.Leaked))
-			}
-			for _, p := range rep.Pools {
-				got = append(got, fmt.Sprintf("%s/%s allocs=%d frees=%d total=%d peak=%d leaked=%d", p.PID, p.Allocator, p.Allocs, p.Frees, p.Total, p.PeakLive, p.Leaked))
-			}
-			sameSet(t, "pools", got, want)
-
-			want, got = nil, nil
-			for _, d := range tr.Devmm {
-				want = append(want, fmt.Sprintf("%d/%s/%s peak=%d current=%d", d.PID, d.MemType, d.Module, d.Peak, d.Current))
-			}
-			for _, d := range rep.Devmm {
-				if d.Module != "" { // Cached_size entries are not in truth.json
-					got = append(got, fmt.Sprintf("%s/%s/%s peak=%d current=%d", d.PID, d.MemType, d.Module, d.Peak, d.Current))
-				}
-			}
-			sameSet(t, "devmm", got, want)
+			checkRuntimeTruth(t, dir, analyzeDir(t, dir))
 		})
 	}
 }
@@ -233,4 +137,106 @@ func TestRuntimeDisorderedLines(t *testing.T) {
 			t.Fatalf("round %d: %d unhandled records", round, n)
 		}
 	}
+}
+
+// checkRuntimeTruth compares the load- and run-time parts of rep with
+// dir/truth.json.
+func checkRuntimeTruth(t *testing.T, dir string, rep *model.Report) {
+	t.Helper()
+	var tr runtimeTruth
+	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Inputs.Rejected != 0 {
+		t.Errorf("%d rejected candidate lines, want 0", rep.Inputs.Rejected)
+	}
+	for reason, n := range rep.DiagSummary {
+		if reason == "unhandled-record" || reason == "unrecognised" {
+			t.Errorf("%d diagnostics %q", n, reason)
+		}
+	}
+
+	var want, got []string
+	for _, v := range tr.Variables {
+		want = append(want, fmt.Sprintf("%d/session_%d count=%d sum=%d end=%d", v.PID, v.Session, v.Count, v.SizeSum, v.AreaEnd))
+	}
+	for _, v := range rep.Variables {
+		got = append(got, fmt.Sprintf("%s/session_%s count=%d sum=%d end=%d", v.PID, v.Session, v.Count, v.SizeSum, v.AreaEnd))
+	}
+	sameSet(t, "variables", got, want)
+
+	// truth lists single mallocs; the report sums per category.
+	sum := map[string]int64{}
+	for _, m := range tr.Malloc {
+		sum[fmt.Sprintf("%d/%s", m.PID, m.Category)] += m.Bytes
+	}
+	want, got = setOf(sum), nil
+	gsum := map[string]int64{}
+	for _, m := range rep.DeviceMalloc {
+		gsum[m.PID+"/"+m.Category] += m.Bytes
+	}
+	got = setOf(gsum)
+	sameSet(t, "device_malloc", got, want)
+
+	want, got = nil, nil
+	for _, r := range tr.Regions {
+		want = append(want, fmt.Sprintf("%d/graph_%d %s %s %d", r.PID, r.GraphID, r.Type, r.Base, r.Size))
+	}
+	for _, r := range rep.Regions {
+		got = append(got, fmt.Sprintf("%s/graph_%d %s %s %d", r.PID, r.GraphID, r.Type, r.Base, r.Size))
+	}
+	sameSet(t, "regions", got, want)
+
+	want, got = nil, nil
+	for _, a := range tr.Addresses {
+		var bad []string
+		for _, x := range a.Invalid {
+			bad = append(bad, fmt.Sprintf("%d:%s:%s:%d@%s", x.GraphID, x.Name, x.Kind, x.Index, x.MemAddr))
+		}
+		slices.Sort(bad)
+		want = append(want, fmt.Sprintf("%d/graph_%d checked=%d invalid=%v", a.PID, a.GraphID, a.Checked, bad))
+	}
+	for _, a := range rep.AddressChecks {
+		var bad []string
+		for _, x := range a.Invalid {
+			bad = append(bad, fmt.Sprintf("%d:%s:%s:%d@%s", x.GraphID, x.Name, x.Kind, x.Index, x.MemAddr))
+		}
+		slices.Sort(bad)
+		got = append(got, fmt.Sprintf("%s/graph_%d checked=%d invalid=%v", a.PID, a.GraphID, a.Checked, bad))
+		// Every invalid address is off its compile-time offset; no
+		// valid one may be reported as a mismatch on the samples.
+		for _, m := range a.Mismatches {
+			if !slices.ContainsFunc(a.Invalid, func(x model.BadAddress) bool { return x.MemAddr == m.MemAddr && x.Name == m.Name }) {
+				t.Errorf("%s graph_%d: false offset mismatch %+v", a.PID, a.GraphID, m)
+			}
+		}
+		if a.Reconciled != a.Checked {
+			t.Errorf("%s graph_%d: %d of %d addresses reconciled with the static graph %q", a.PID, a.GraphID, a.Reconciled, a.Checked, a.Graph)
+		}
+	}
+	sameSet(t, "address_checks", got, want)
+
+	want, got = nil, nil
+	for _, p := range tr.Pools {
+		want = append(want, fmt.Sprintf("%d/%s allocs=%d frees=%d total=%d peak=%d leaked=%d", p.PID, p.Allocator, p.Allocs, p.Frees, p.Total, p.PeakLive, p.Leaked))
+	}
+	for _, p := range rep.Pools {
+		got = append(got, fmt.Sprintf("%s/%s allocs=%d frees=%d total=%d peak=%d leaked=%d", p.PID, p.Allocator, p.Allocs, p.Frees, p.Total, p.PeakLive, p.Leaked))
+	}
+	sameSet(t, "pools", got, want)
+
+	want, got = nil, nil
+	for _, d := range tr.Devmm {
+		want = append(want, fmt.Sprintf("%d/%s/%s peak=%d current=%d", d.PID, d.MemType, d.Module, d.Peak, d.Current))
+	}
+	for _, d := range rep.Devmm {
+		if d.Module != "" { // Cached_size entries are not in truth.json
+			got = append(got, fmt.Sprintf("%s/%s/%s peak=%d current=%d", d.PID, d.MemType, d.Module, d.Peak, d.Current))
+		}
+	}
+	sameSet(t, "devmm", got, want)
 }

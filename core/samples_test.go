@@ -70,61 +70,66 @@ func TestSamplesMatchTruth(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var tr truth
-			b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &tr); err != nil {
-				t.Fatal(err)
-			}
-			rep := analyzeDir(t, dir)
-			got := map[string]*model.Graph{}
-			for _, g := range rep.Graphs {
-				got[fmt.Sprintf("%s/%s/%d", g.PID, g.Graph, g.MemType)] = g
-			}
-			if len(rep.Graphs) != len(tr.Graphs) {
-				t.Errorf("graphs: got %d, want %d", len(rep.Graphs), len(tr.Graphs))
-			}
-			for _, w := range tr.Graphs {
-				key := fmt.Sprintf("%d/%s/%d", w.PID, w.Graph, w.MemType)
-				g := got[key]
-				if g == nil {
-					t.Errorf("%s: missing", key)
-					continue
-				}
-				f := g.Figures
-				check := func(name string, got, want any) {
-					if fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Errorf("%s %s: got %v, want %v", key, name, got, want)
-					}
-				}
-				check("memory_size", f.MemorySize, w.MemorySize)
-				check("after_reuse", f.AfterReuse, w.AfterReuse)
-				check("total", f.Total, w.Total)
-				check("ge_total", f.GETotal, w.GETotal)
-				check("no_reuse", f.NoReuse, w.NoReuse)
-				check("atomic", f.Atomic, w.Atomic)
-				check("theory_min", f.TheoryMin, w.TheoryMin)
-				check("zero_copy", f.ZeroCopy, w.ZeroCopy)
-				check("streams", f.Streams, w.Streams)
-				check("tensors", f.Tensors, w.Tensors)
-				check("reuse_rate", f.ReuseRate, w.ReuseRate)
-				check("reach_theory_rate", f.ReachTheoryRate, w.ReachTheoryRate)
-				check("topo", f.Topo, w.Topo)
-				check("truncated_rows", g.Truncated, w.Truncated)
-				var keys []string
-				for _, r := range g.Rows {
-					if r.Counted {
-						keys = append(keys, r.Key())
-					}
-				}
-				sort.Strings(keys)
-				sort.Strings(w.TensorKeys)
-				if len(w.TensorKeys) > 0 || w.MemType == 2 {
-					check("tensor_keys", keys, w.TensorKeys)
-				}
-			}
+			checkGraphTruth(t, dir, analyzeDir(t, dir))
 		})
+	}
+}
+
+// checkGraphTruth compares every graph of rep with dir/truth.json.
+func checkGraphTruth(t *testing.T, dir string, rep *model.Report) {
+	t.Helper()
+	var tr truth
+	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*model.Graph{}
+	for _, g := range rep.Graphs {
+		got[fmt.Sprintf("%s/%s/%d", g.PID, g.Graph, g.MemType)] = g
+	}
+	if len(rep.Graphs) != len(tr.Graphs) {
+		t.Errorf("graphs: got %d, want %d", len(rep.Graphs), len(tr.Graphs))
+	}
+	for _, w := range tr.Graphs {
+		key := fmt.Sprintf("%d/%s/%d", w.PID, w.Graph, w.MemType)
+		g := got[key]
+		if g == nil {
+			t.Errorf("%s: missing", key)
+			continue
+		}
+		f := g.Figures
+		check := func(name string, got, want any) {
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s %s: got %v, want %v", key, name, got, want)
+			}
+		}
+		check("memory_size", f.MemorySize, w.MemorySize)
+		check("after_reuse", f.AfterReuse, w.AfterReuse)
+		check("total", f.Total, w.Total)
+		check("ge_total", f.GETotal, w.GETotal)
+		check("no_reuse", f.NoReuse, w.NoReuse)
+		check("atomic", f.Atomic, w.Atomic)
+		check("theory_min", f.TheoryMin, w.TheoryMin)
+		check("zero_copy", f.ZeroCopy, w.ZeroCopy)
+		check("streams", f.Streams, w.Streams)
+		check("tensors", f.Tensors, w.Tensors)
+		check("reuse_rate", f.ReuseRate, w.ReuseRate)
+		check("reach_theory_rate", f.ReachTheoryRate, w.ReachTheoryRate)
+		check("topo", f.Topo, w.Topo)
+		check("truncated_rows", g.Truncated, w.Truncated)
+		var keys []string
+		for _, r := range g.Rows {
+			if r.Counted {
+				keys = append(keys, r.Key())
+			}
+		}
+		sort.Strings(keys)
+		sort.Strings(w.TensorKeys)
+		if len(w.TensorKeys) > 0 || w.MemType == 2 {
+			check("tensor_keys", keys, w.TensorKeys)
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // report's address checks and returns one diagnostic per finding.
 func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
-	offsets := map[staticKey]map[tensorKey]int64{}
+	offsets := map[staticKey]map[tensorKey][]int64{}
 	var diags []model.Diagnostic
 	for i := range rep.AddressChecks {
 		ac := &rep.AddressChecks[i]
@@ -52,8 +52,13 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 					m = staticOffsets(rep, sk)
 					offsets[sk] = m
 				}
-				if o, ok := m[tensorKey{r.Name, r.Kind, r.Index}]; ok {
-					want, from = o, "static"
+				if os, ok := m[tensorKey{r.Name, r.Kind, r.Index}]; ok {
+					want, from = os[0], "static"
+					for _, o := range os {
+						if o == off {
+							want = o // a tensor printed at several offsets (in-place rows) matches any
+						}
+					}
 					ac.Reconciled++
 				}
 			}
@@ -99,22 +104,23 @@ func staticMemType(r *model.Region) int64 {
 // offset: the [IMAS]Set row's block offset, or, for members of a
 // continuous block, the offset of their (last) continuous line, which is
 // where GE really placed them.
-func staticOffsets(rep *model.Report, k staticKey) map[tensorKey]int64 {
-	m := map[tensorKey]int64{}
+func staticOffsets(rep *model.Report, k staticKey) map[tensorKey][]int64 {
+	m := map[tensorKey][]int64{}
 	for _, g := range rep.Graphs {
 		if g.PID != k.pid || g.Graph != k.graph || g.MemType != k.memtype {
 			continue
 		}
+		// Continuous lines first: they are where GE really placed members
+		// of a continuous block; then every [IMAS]Set offset of the tensor.
+		for i := len(g.Reassign) - 1; i >= 0; i-- {
+			r := &g.Reassign[i]
+			tk := tensorKey{r.Node, r.Kind, r.Index}
+			m[tk] = append(m[tk], r.Offset)
+		}
 		for i := range g.Rows {
 			r := &g.Rows[i]
 			tk := tensorKey{r.Node, r.Kind, r.Index}
-			if _, ok := m[tk]; !ok {
-				m[tk] = r.Offset
-			}
-		}
-		for i := range g.Reassign {
-			r := &g.Reassign[i]
-			m[tensorKey{r.Node, r.Kind, r.Index}] = r.Offset
+			m[tk] = append(m[tk], r.Offset)
 		}
 	}
 	return m

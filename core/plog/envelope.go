@@ -109,6 +109,7 @@ func Parse(line []byte, e *Envelope) bool {
 		}
 	}
 	// Optional [key:value] groups and [EVENT].
+	kvFrom := -1 // offset of the first group in line
 	for len(p) > 0 && p[0] == '[' {
 		rb := bytes.IndexByte(p, ']')
 		if rb < 0 {
@@ -118,12 +119,12 @@ func Parse(line []byte, e *Envelope) bool {
 		if bytes.Equal(inner, []byte("EVENT")) {
 			e.Event = true
 		} else if c := bytes.IndexByte(inner, ':'); c > 0 && isIdent(inner[:c]) && e.File != nil {
-			// "[status:INIT]" style key/value group (GELOGT).
-			if e.KV == nil {
-				e.KV = p[:rb+1]
-			} else {
-				e.KV = p[:len(e.KV)+rb+1]
+			// "[status:INIT]" style key/value groups (GELOGT); KV spans all.
+			at := len(line) - len(p)
+			if kvFrom < 0 {
+				kvFrom = at
 			}
+			e.KV = line[kvFrom : at+rb+1]
 		} else {
 			break // a message that starts with '[' (DRV "[ascend]...", executor_c)
 		}

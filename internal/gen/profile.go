@@ -1,0 +1,185 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Generation selects the GE log templates of a process.
+type Generation string
+
+// Log generations (ge-log-formats.md): the 2020 templates (no tid, no
+// optype/memtype), the 2021-2023 templates (scope[], "b-id" begins,
+// EVENT-level summaries) and the 2025+/HEAD templates (block_type[],
+// "--" descs, [EVENT] run-log lines, graph names <name>_<id>).
+const (
+	Gen2020 Generation = "2020"
+	Gen2021 Generation = "2021"
+	Gen2025 Generation = "2025"
+)
+
+// Devmm driver formats of _svm_mem_stats_show.
+const (
+	DevmmNone = ""
+	DevmmNew  = "new" // CANN 9 (2026): [file.c:line], allocated_peak_size, MEM_DEV_* types
+	DevmmOld  = "old" // CANN 8.5 (2024): [_svm_mem_stats_show 148], alloced_peak_size, DEV_MEM/SVM_MEM
+)
+
+// Profile describes one generated run: its processes and global knobs.
+type Profile struct {
+	Name string
+	Seed int64
+	// NoiseRatio is the mean number of unrelated log lines written after
+	// each statement line.
+	NoiseRatio float64
+	// RotateBytes starts a new plog file for a process once its current
+	// file reached this size (0: one file per process and channel).
+	RotateBytes int64
+	// TargetBytes (large profile) keeps adding graphs and noise until the
+	// output reaches this size; 0 disables.
+	TargetBytes int64
+	Processes   []ProcessSpec
+}
+
+// ProcessSpec describes one GE process (one pid).
+type ProcessSpec struct {
+	PID        int
+	PName      string     // process name in the envelope; default by generation
+	Generation Generation // log templates
+	StartUnix  int64      // first timestamp (seconds, UTC); default by generation
+	Graphs     int        // static graphs compiled (and loaded when Load)
+	Ops        int        // operators per graph (±30%)
+	Streams    int        // streams per graph
+	P2P        float64    // fraction of graphs that also place P2P (memtype 16) tensors
+	Continuous float64    // mean continuous-input segments (2-3 members each) per graph
+	Inplace    float64    // probability that an output gets an isref[1] in-place alias
+	Atomic     int        // at most this many atomic pieces per graph
+	Conflicts  int        // injected reuse conflicts per graph
+	Variables  int        // AssignVarMem rows (spread over Sessions)
+	Sessions   int
+	Mallocs    bool // one malloc line of every purpose of the generation (device and non-device)
+	Load       bool // load-time: feature-map malloc, InitFeatureMapAndP2PMem region, operator addresses
+	Addresses  int  // at most this many operator address lines per loaded graph
+	BadAddrs   int  // out-of-range operator addresses injected in this process
+	Pools      int  // RT2 caching allocators (KernelTrace + Malloc/Free block)
+	PoolEvents int  // allocations per allocator
+	PhysPages  int  // expandable-memory physical pages (MallocPhysicalPage, page caching)
+	Devmm      string
+	EventDup   bool // GEEVENT lines twice: run-log copy and debug copy within 2 ms
+	RunLogFile bool // run-log copies (and devmm) go to run/plog/, debug lines to debug/plog/
+	Hostile    Hostile
+}
+
+// Hostile lists the hostile injections of one process.
+type Hostile struct {
+	CRLF           bool     // debug plog written with \r\n
+	NoFinalNewline bool     // last line of the last file without newline
+	CutRejected    int      // [IMAS]Set rows cut at 1024 chars before isref[..] (need a long-name graph)
+	CutUsed        int      // [IMAS]Set rows cut in batch/block_type/scope only
+	Binary         int      // binary junk lines
+	LongLines      int      // non-candidate lines longer than 64 KiB
+	FormulaNames   []string // node names a spreadsheet would execute
+	Recompile      bool     // the last graph recompiles the first graph's name (graph#2)
+	MissingSummary bool     // one graph without AfterAssignMemory (figures from rows)
+}
+
+// hostile reports whether the process has any hostile injection (its
+// run-log duplicates are then listed in the truth's injections too).
+func (s ProcessSpec) hostile() bool {
+	h := s.Hostile
+	return s.RunLogFile || h.CRLF || h.NoFinalNewline || h.CutRejected+h.CutUsed+h.Binary+h.LongLines > 0 ||
+		len(h.FormulaNames) > 0 || h.Recompile || h.MissingSummary
+}
+
+var profileNames = []string{"basic", "mixed", "conflicts", "pool", "hostile", "large"}
+
+// Profiles lists the built-in profile names.
+func Profiles() []string { return append([]string(nil), profileNames...) }
+
+// DefaultLargeBytes is the default target size of the large profile.
+const DefaultLargeBytes = 560 << 20
+
+// ProfileByName returns a built-in profile. seed 0 keeps the profile's
+// default seed; size is the target byte size of "large" (0: 560 MiB).
+func ProfileByName(name string, seed int64, size int64) (Profile, error) {
+	var p Profile
+	switch name {
+	case "basic":
+		p = Profile{Name: name, Seed: 101, NoiseRatio: 1.6, Processes: []ProcessSpec{{
+			PID: 1311101, Generation: Gen2025, Graphs: 3, Ops: 26, Streams: 1, Continuous: 0.7, Inplace: 0.03,
+			Atomic: 2, Load: true, Addresses: 40, EventDup: true,
+		}}}
+	case "mixed":
+		p = Profile{Name: name, Seed: 102, NoiseRatio: 1.1, RotateBytes: 160 << 10, Processes: []ProcessSpec{
+			{PID: 20000, Generation: Gen2021, Graphs: 3, Ops: 60, Streams: 2, P2P: 1, Continuous: 1.5, Inplace: 0.03,
+				Atomic: 3, Variables: 14, Sessions: 1, Mallocs: true, Load: true, Addresses: 30},
+			{PID: 20777, Generation: Gen2025, Graphs: 4, Ops: 70, Streams: 3, P2P: 0.75, Continuous: 0.8, Inplace: 0.04,
+				Atomic: 3, Variables: 18, Sessions: 2, Mallocs: true, Load: true, Addresses: 30, EventDup: true},
+			{PID: 21554, Generation: Gen2020, Graphs: 3, Ops: 70, Streams: 2, Continuous: 0.8, Inplace: 0.03,
+				Atomic: 2, Mallocs: true},
+		}}
+	case "conflicts":
+		p = Profile{Name: name, Seed: 103, NoiseRatio: 0.6, Processes: []ProcessSpec{{
+			PID: 4242, Generation: Gen2025, Graphs: 4, Ops: 45, Streams: 2, Continuous: 0.6, Inplace: 0.04,
+			Atomic: 2, Conflicts: 3, Load: true, Addresses: 40, BadAddrs: 4, EventDup: true,
+		}}}
+	case "pool":
+		p = Profile{Name: name, Seed: 104, NoiseRatio: 0.25, Processes: []ProcessSpec{
+			{PID: 5151, Generation: Gen2025, Pools: 2, PoolEvents: 200, PhysPages: 4, Devmm: DevmmNew, Mallocs: false},
+			{PID: 5252, Generation: Gen2025, StartUnix: 1719677905, Pools: 1, PoolEvents: 90, Devmm: DevmmOld},
+		}}
+	case "hostile":
+		p = Profile{Name: name, Seed: 105, NoiseRatio: 0.8, Processes: []ProcessSpec{
+			{PID: 31001, Generation: Gen2025, Graphs: 3, Ops: 30, Streams: 2, P2P: 0.5, Continuous: 0.6, Inplace: 0.05,
+				Atomic: 2, Variables: 5, Sessions: 1, Mallocs: true, Load: true, Addresses: 20, BadAddrs: 1,
+				EventDup: true, RunLogFile: true, Devmm: DevmmNew,
+				Hostile: Hostile{CRLF: true, CutUsed: 3, Binary: 3, LongLines: 1,
+					FormulaNames: []string{"=cmd|' /C calc'!A0", "<img src=x onerror=alert(1)>", "+SUM(1,2)"}}},
+			{PID: 31002, Generation: Gen2021, Graphs: 4, Ops: 30, Streams: 1, P2P: 0.5, Continuous: 0.6, Inplace: 0.05,
+				Atomic: 2, Variables: 4, Sessions: 2, Load: true, Addresses: 15, EventDup: true,
+				Hostile: Hostile{NoFinalNewline: true, CutRejected: 3, CutUsed: 2, Binary: 2, Recompile: true, MissingSummary: true,
+					FormulaNames: []string{"@SUM(A1:A9)", "-2+3*cmd"}}},
+			{PID: 31003, Generation: Gen2020, Graphs: 2, Ops: 24, Streams: 1, Continuous: 0.5, Inplace: 0.05, Atomic: 1,
+				Hostile: Hostile{CutRejected: 2, CutUsed: 1, FormulaNames: []string{"=HYPERLINK(\"http://x\")"}}},
+		}}
+	case "large":
+		if size <= 0 {
+			size = DefaultLargeBytes
+		}
+		p = Profile{Name: name, Seed: 106, NoiseRatio: 6, RotateBytes: 20 << 20, TargetBytes: size, Processes: []ProcessSpec{{
+			PID: 777001, Generation: Gen2025, Graphs: 1, Ops: 900, Streams: 3, P2P: 0.3, Continuous: 2, Inplace: 0.02,
+			Atomic: 4, Variables: 40, Sessions: 1, Mallocs: true, Load: true, Addresses: 200, EventDup: true,
+		}}}
+	default:
+		return Profile{}, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(profileNames, ", "))
+	}
+	if seed != 0 {
+		p.Seed = seed
+	}
+	sort.Slice(p.Processes, func(i, j int) bool { return p.Processes[i].PID < p.Processes[j].PID })
+	return p, nil
+}
+
+// ParseSize parses a byte size such as 560M, 2G, 800K or 12345.
+func ParseSize(s string) (int64, error) {
+	s = strings.TrimSpace(strings.ToUpper(s))
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "B"), "I")
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'G':
+			mult, s = 1<<30, s[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("bad size %q", s)
+	}
+	return v * mult, nil
+}
