@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -285,10 +284,8 @@ func TestSetLinesMatchTemplates(t *testing.T) {
 // TestNoMarkersOutsideStatements: noise, junk and long lines carry no
 // statement marker (they must not become candidate lines).
 func TestNoMarkersOutsideStatements(t *testing.T) {
-	p := &proc{g: &generator{p: Profile{NoiseRatio: 1}, out: newStreamOutput(io.Discard, "x")}, r: newRNG(1), pid: 7, pname: "python3", tid: 9, gen: Gen2025}
-	p.dbg = p.g.out.newSink("", 7, 0, false)
 	var buf bytes.Buffer
-	p.g.out = newStreamOutput(&buf, "x")
+	p := &proc{g: &generator{p: Profile{NoiseRatio: 1}, out: newStreamOutput(&buf, "x")}, r: newRNG(1), pid: 7, pname: "python3", tid: 9, gen: Gen2025}
 	p.dbg = p.g.out.newSink("", 7, 0, false)
 	for i := 0; i < 5000; i++ {
 		p.emitNoise()
