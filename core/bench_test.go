@@ -1,0 +1,77 @@
+package core_test
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"testing"
+
+	"imas/core"
+	"imas/core/gelog"
+	"imas/core/input"
+	"imas/core/plog"
+	"imas/internal/gen"
+)
+
+var (
+	largeOnce sync.Once
+	largeLog  []byte
+)
+
+// large is ~32 MB of the generator's "large" profile (about 14% [IMAS] lines).
+func large(b *testing.B) []byte {
+	largeOnce.Do(func() {
+		p, err := gen.ProfileByName("large", 0, 32<<20)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := gen.GenerateStream(p, &buf, "large.log"); err != nil {
+			b.Fatal(err)
+		}
+		largeLog = buf.Bytes()
+	})
+	return largeLog
+}
+
+// BenchmarkAnalyze is the whole pipeline: scan, parse, build, analyse.
+func BenchmarkAnalyze(b *testing.B) {
+	data := large(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := core.Analyze(context.Background(), []input.Source{input.BytesSource("large.log", data)}, core.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCandidateLines is the scan for marker lines alone.
+func BenchmarkCandidateLines(b *testing.B) {
+	data := large(b)
+	b.SetBytes(int64(len(data)))
+	var dst []int
+	for i := 0; i < b.N; i++ {
+		dst = gelog.CandidateLines(data, dst[:0])
+	}
+}
+
+// BenchmarkParseCandidates parses every candidate line (envelope + statement).
+func BenchmarkParseCandidates(b *testing.B) {
+	data := large(b)
+	starts := gelog.CandidateLines(data, nil)
+	var lines [][]byte
+	for _, s := range starts {
+		e := bytes.IndexByte(data[s:], '\n')
+		lines = append(lines, data[s:s+e])
+	}
+	b.ReportMetric(float64(len(lines)), "lines/op")
+	b.ReportAllocs()
+	var env plog.Envelope
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			ok := plog.Parse(l, &env)
+			gelog.Parse(&env, ok, l, gelog.Meta{})
+		}
+	}
+}

@@ -1,0 +1,23 @@
+# Performance (README "Performance"). Not part of "make test".
+#   make bench        Go benchmarks (-benchmem) of the scanner, parsers, analyses and writers,
+#                     then imas total vs grep -c on a generated ~560 MB plog folder (medians
+#                     of 3 alternating runs, peak RSS); the result goes to bench/out/result.json
+#   make bench-check  the same comparison, failing when the imas/grep ratio is >20% worse than
+#                     testdata/bench/baseline.json
+BENCH_SIZE ?= 560M
+BENCH_DIR  ?= /tmp/imas-bench-$(BENCH_SIZE)
+.PHONY: bench bench-go bench-data bench-check
+
+bench-data:
+	@test -f $(BENCH_DIR)/.complete || { rm -rf $(BENCH_DIR) && \
+	  $(GO) run ./cmd/imas-gen -profile large -size $(BENCH_SIZE) -o $(BENCH_DIR) && touch $(BENCH_DIR)/.complete; }
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./core/ ./core/plog ./core/analyze ./core/export
+
+bench: cli bench-data bench-go
+	@mkdir -p bench/out
+	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/result.json
+
+bench-check: cli bench-data
+	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -baseline testdata/bench/baseline.json -check
