@@ -133,8 +133,19 @@ func parseFlags(fs *flag.FlagSet, args []string, needPaths bool) int {
 	return -1
 }
 
-// analyzePaths reads PATHs with progress on a terminal stderr.
+// analyzePaths reads PATHs with progress on a terminal stderr, under the
+// archive limits of the environment (IMAS_MAX_EXPAND, IMAS_MAX_RATIO).
 func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (*model.Report, int) {
+	lim, err := envLimits()
+	if err != nil {
+		fmt.Fprintln(stderr, "imas:", err)
+		return nil, exitUsage
+	}
+	return analyzeLimited(ctx, paths, lim, stderr)
+}
+
+// analyzeLimited is analyzePaths with explicit archive limits.
+func analyzeLimited(ctx context.Context, paths []string, lim input.Limits, stderr io.Writer) (*model.Report, int) {
 	srcs, diags := input.FromPaths(paths)
 	for _, d := range diags {
 		fmt.Fprintf(stderr, "imas: %s: %s: %s\n", d.Path, d.Reason, d.Detail)
@@ -149,7 +160,7 @@ func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (*model
 			total += s.Size
 		}
 	}
-	opt := core.Options{}
+	opt := core.Options{Limits: lim}
 	if isTerminal(stderr) {
 		var last time.Time
 		start := time.Now()
@@ -171,6 +182,7 @@ func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (*model
 		fmt.Fprintln(stderr, "imas:", err)
 		return nil, exitNoInput
 	}
+	printInputProblems(stderr, rep, 20) // those of FromPaths are printed above
 	for _, d := range diags {
 		rep.Diagnostics = append([]model.Diagnostic{{Path: d.Path, Reason: d.Reason, Detail: d.Detail}}, rep.Diagnostics...)
 	}

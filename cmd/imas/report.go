@@ -25,10 +25,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	c := commands["report"]
 	fs := newFlags(c, stderr)
 	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes)")
+	limits := limitFlags(fs)
 	if code := parseFlags(fs, args, true); code >= 0 {
 		return code
 	}
-	rep, code := analyzePaths(ctx, fs.Args(), stderr)
+	lim, err := limits()
+	if err != nil {
+		fmt.Fprintln(stderr, "imas report:", err)
+		return exitUsage
+	}
+	rep, code := analyzeLimited(ctx, fs.Args(), lim, stderr)
 	if rep == nil {
 		return code
 	}

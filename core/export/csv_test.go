@@ -10,6 +10,7 @@ func TestSafeCell(t *testing.T) {
 		{"", ""}, {"abc", "abc"}, {"-1", "-1"}, {"+3.5", "+3.5"}, {"-", "'-"},
 		{"=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"}, {"+A1", "'+A1"}, {"-2+3", "'-2+3"},
 		{"@SUM(A1)", "'@SUM(A1)"}, {"\tx", "'\tx"}, {"\rx", "'\rx"}, {"a=b", "a=b"},
+		{"-.", "'-."}, {"+.", "'+."}, {"-.5", "-.5"}, {"+", "'+"},
 	}
 	for _, tc := range tests {
 		if got := SafeCell(tc.in); got != tc.want {

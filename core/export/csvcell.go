@@ -81,10 +81,7 @@ func isPlainNumber(s string) bool {
 	if s[0] == '-' || s[0] == '+' {
 		s = s[1:]
 	}
-	if s == "" {
-		return false
-	}
-	dot := false
+	dot, digit := false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '.' && !dot {
@@ -94,6 +91,7 @@ func isPlainNumber(s string) bool {
 		if c < '0' || c > '9' {
 			return false
 		}
+		digit = true
 	}
-	return true
+	return digit // "-." or "+" alone is text, not a number
 }

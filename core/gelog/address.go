@@ -137,10 +137,16 @@ func parseAddress(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	r := &OpAddress{Meta: m, Statement: name, GraphID: -1, Index: -1, Offset: -1, Size: -1, DataSize: -1,
 		OM2: bytes.Contains(msg[:i], []byte("[OM2]"))}
+	var rec Record
 	if kind == stCopy {
-		return parseCopy(s[len(name)+len(" memcpy "):], r, line)
+		rec = parseCopy(s[len(name)+len(" memcpy "):], r, line)
+	} else {
+		rec = parseOpAddress(s, r, line)
 	}
-	return parseOpAddress(s, r, line)
+	if rec == r && (r.Size < -1 || r.DataSize < -1 || r.Offset < -1) { // -1 is "not printed"
+		return reject(m, line, "negative-value", "negative offset or size")
+	}
+	return rec
 }
 
 // graphID reads "graph_<id>" at the start of b (after optional spaces) and

@@ -114,6 +114,9 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		if e != numOK {
 			return badNum(m, line, "total_size", e)
 		}
+		if r.Total < 0 {
+			return reject(m, line, "negative-value", "negative total_size")
+		}
 		return r
 	}
 	if ok, e := num("current_alloced_size", &r.Current); !ok || e != numOK {
@@ -125,6 +128,9 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	if !ok || e2 != numOK {
 		return reject(m, line, missingOrCut(line, "allocated_peak_size"), "allocated_peak_size missing")
+	}
+	if r.Current < 0 || r.Peak < 0 {
+		return reject(m, line, "negative-value", "negative current or peak size")
 	}
 	num("alloc_cnt", &r.AllocCnt)
 	num("free_cnt", &r.FreeCnt)

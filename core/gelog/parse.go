@@ -178,6 +178,9 @@ func parseAppendWsSize(msg []byte, m Meta, line []byte) Record {
 	if r.Last, e = parseInt(l); e != numOK {
 		return badNum(m, line, "last memory size", e)
 	}
+	if r.Origin < 0 || r.Last < 0 {
+		return reject(m, line, "negative-value", "negative memory size")
+	}
 	return r
 }
 

@@ -203,6 +203,9 @@ func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
 	if !hasAddr || r.Size < 0 {
 		return reject(m, line, missingOrCut(line, "size"), "address or size missing")
 	}
+	if r.TensorSize < -1 { // -1 is "not printed"
+		return reject(m, line, "negative-value", "negative tensor size")
+	}
 	return r
 }
 

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -424,6 +425,9 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 			if r.MemOffset, e = parseInt(val); e != numOK {
 				return badNum(m, line, "memoffset", e)
 			}
+			if r.MemOffset < 0 {
+				return reject(m, line, "negative-value", "negative memoffset")
+			}
 			r.HasOffset = true
 		case "memtype", "memory type":
 			if r.MemType, e = parseInt(val); e != numOK {
@@ -480,6 +484,11 @@ func parseAppendWs(rest []byte, m Meta, line []byte) Record {
 	}
 	if r.To, e = splitList(t[:e2]); e != numOK {
 		return badNum(m, line, "to", e)
+	}
+	// To replaces row offsets, which are never negative.
+	neg := func(v int64) bool { return v < 0 }
+	if slices.ContainsFunc(r.From, neg) || slices.ContainsFunc(r.To, neg) {
+		return reject(m, line, "negative-value", "negative offset")
 	}
 	return r
 }

@@ -108,8 +108,12 @@ func FromPaths(paths []string) ([]Source, []Diag) {
 					diags = append(diags, Diag{Path: q, Reason: "unreadable", Detail: err.Error()})
 					return nil
 				}
-				if d.Type().IsRegular() {
+				switch {
+				case d.Type().IsRegular():
 					files = append(files, q)
+				case !d.IsDir():
+					// Links are not followed (they may point anywhere, or loop).
+					diags = append(diags, Diag{Path: q, Reason: "unreadable", Detail: "not a regular file (" + d.Type().String() + "); skipped"})
 				}
 				return nil
 			})
@@ -168,7 +172,8 @@ type Leaf struct {
 
 // Walk opens src and calls fn for every leaf, in archive order. Problems that
 // leave the rest readable are reported through diag; Walk returns an error
-// only for a source that could not be opened at all.
+// for a source that could not be opened at all, and ErrBomb (wrapped) when
+// the expansion limits stopped it.
 func Walk(src Source, lim Limits, fn func(Leaf) error, diag func(Diag)) error {
 	lim = lim.withDefaults()
 	rc, err := src.Open()
@@ -181,9 +186,13 @@ func Walk(src Source, lim Limits, fn func(Leaf) error, diag func(Diag)) error {
 	w := &walker{lim: lim, fn: fn, diag: diag, outer: cr}
 	var ra io.ReaderAt
 	if f, ok := rc.(*os.File); ok && src.Size >= 0 {
-		ra = f
+		ra = countReaderAt{f, cr} // zip reads here: the ratio limit must see it
 	}
-	return w.walk(src.Name, cr, ra, src.Size, 0)
+	err = w.walk(src.Name, cr, ra, src.Size, 0)
+	if w.bomb != nil {
+		diag(Diag{Path: src.Name, Reason: "bomb-limit", Detail: w.bomb.Error() + "; the rest of this input is not read"})
+	}
+	return err
 }
 
 type walker struct {
@@ -192,6 +201,7 @@ type walker struct {
 	diag     func(Diag)
 	outer    *countReader // compressed bytes read from the source
 	expanded int64
+	bomb     error // set when the limits are passed: nothing more is read
 }
 
 func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, depth int) error {
@@ -216,11 +226,13 @@ func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, dept
 		return w.walk(inner, &errTag{r: zr, path: name}, nil, -1, depth+1)
 	case len(head) >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")):
 		if depth >= w.lim.MaxDepth {
+			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		return w.zip(name, br, ra, size, depth)
 	case isTar(head):
 		if depth >= w.lim.MaxDepth {
+			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		return w.tar(name, br, depth)
@@ -234,7 +246,12 @@ func isTar(h []byte) bool {
 
 func (w *walker) leaf(name string, r io.Reader) error {
 	lr := &limitReader{r: r, w: w, path: name}
-	return w.fn(Leaf{Path: name, R: lr})
+	if err := w.fn(Leaf{Path: name, R: lr}); err != nil {
+		return err
+	}
+	// Past the limits, stop: even skipping to the next tar header would
+	// decompress the rest of the bomb.
+	return w.bomb
 }
 
 func (w *walker) tar(name string, r io.Reader, depth int) error {
@@ -251,6 +268,9 @@ func (w *walker) tar(name string, r io.Reader, depth int) error {
 		member := name + "!" + h.Name
 		if bad := unsafeName(h.Name); bad != "" {
 			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
+			if err := w.skip(tr, member); err != nil {
+				return err
+			}
 			continue
 		}
 		switch h.Typeflag {
@@ -259,12 +279,25 @@ func (w *walker) tar(name string, r io.Reader, depth int) error {
 			continue
 		default:
 			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: fmt.Sprintf("%s member ignored", tarType(h.Typeflag))})
+			if err := w.skip(tr, member); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := w.walk(member, tr, nil, h.Size, depth+1); err != nil {
 			return err
 		}
 	}
+}
+
+// skip reads past an ignored member under the expansion limits: tar (to
+// find the next header) and a zip without its directory must decompress
+// it, and a hostile archive can hide a bomb in a member it knows is skipped.
+func (w *walker) skip(r io.Reader, member string) error {
+	if _, err := io.Copy(io.Discard, &limitReader{r: r, w: w, path: member}); err != nil && w.bomb == nil {
+		return nil // a read error: the archive reader reports it next
+	}
+	return w.bomb
 }
 
 func tarType(t byte) string {
@@ -309,8 +342,10 @@ func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth
 	}
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
-		w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "zip: " + err.Error()})
-		return nil
+		// A cut zip has lost its central directory (at the end); its
+		// members can still be read one by one from their local headers.
+		w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "zip: " + err.Error() + "; members read from their local headers"})
+		return w.zipStream(name, io.NewSectionReader(ra, 0, size), depth)
 	}
 	for _, f := range zr.File {
 		member := name + "!" + f.Name
@@ -351,6 +386,18 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// countReaderAt counts what is read through ReadAt into c.
+type countReaderAt struct {
+	ra io.ReaderAt
+	c  *countReader
+}
+
+func (r countReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := r.ra.ReadAt(p, off)
+	r.c.n += int64(n)
+	return n, err
+}
+
 // limitReader enforces the expansion limits across all leaves of a source.
 type limitReader struct {
 	r    io.Reader
@@ -359,14 +406,19 @@ type limitReader struct {
 }
 
 func (l *limitReader) Read(p []byte) (int, error) {
+	if l.w.bomb != nil {
+		return 0, l.w.bomb
+	}
 	n, err := l.r.Read(p)
 	l.w.expanded += int64(n)
 	if l.w.expanded > l.w.lim.MaxExpanded {
-		return n, fmt.Errorf("%w: more than %d bytes expanded", ErrBomb, l.w.lim.MaxExpanded)
+		l.w.bomb = fmt.Errorf("%w: more than %d bytes expanded", ErrBomb, l.w.lim.MaxExpanded)
+		return n, l.w.bomb
 	}
 	if l.w.expanded > l.w.lim.RatioFloor && l.w.outer.n > 0 &&
 		float64(l.w.expanded)/float64(l.w.outer.n) > l.w.lim.MaxRatio {
-		return n, fmt.Errorf("%w: expansion ratio above %.0f", ErrBomb, l.w.lim.MaxRatio)
+		l.w.bomb = fmt.Errorf("%w: expansion ratio above %.0f", ErrBomb, l.w.lim.MaxRatio)
+		return n, l.w.bomb
 	}
 	return n, err
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# build.sh builds the page into public/:
+#   public/imas.html     one self-contained file (works from file://, offline)
+#   public/index.html    the same page for hosting, with public/imas.wasm.gz
+# Steps: vugugen (ui/*.vugu → ui/*_gen.go), the wasm (GOOS=js GOARCH=wasm),
+# then tools/mkhtml, which inlines wasm_exec.js, the scripts, the CSS and
+# the gzipped wasm. Idempotent: run it again after any change.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+GO=${GO:-go}
+export GOFLAGS=${GOFLAGS:--buildvcs=false}
+out=public
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+step() { printf '>> %s\n' "$*"; }
+
+step "vugugen ui/ (generated ui/*_gen.go, gofmt'd)"
+$GO run github.com/vugu/vugu/cmd/vugugen -skip-go-mod -skip-main ./ui
+gofmt -w ui/*_gen.go
+
+step "wasm: GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm/app"
+GOOS=js GOARCH=wasm $GO build -trimpath -ldflags='-s -w' -o "$tmp/imas.wasm" ./wasm/app
+
+wasm_exec="$($GO env GOROOT)/lib/wasm/wasm_exec.js"
+step "page: tools/mkhtml (wasm_exec.js from $wasm_exec)"
+version=$(git describe --always --dirty 2>/dev/null || echo dev)
+mkdir -p "$out"
+$GO run ./tools/mkhtml -wasm "$tmp/imas.wasm" -wasm-exec "$wasm_exec" -web ui/web \
+  -perfetto ui/perfetto/open.js -o "$out" -version "$version"
+
+step "done: $(du -h "$tmp/imas.wasm" | cut -f1) wasm; open $out/imas.html in a browser"

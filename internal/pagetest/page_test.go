@@ -1,0 +1,460 @@
+package pagetest
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"imas/internal/gen"
+)
+
+type truthGraph struct {
+	PID        int64  `json:"pid"`
+	Graph      string `json:"graph"`
+	MemType    int64  `json:"memtype"`
+	MemorySize int64  `json:"memory_size"`
+	Tensors    int64  `json:"tensors"`
+}
+
+func sample(t *testing.T, name string) (files []string, graphs []truthGraph) {
+	t.Helper()
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "samples", name))
+	files, err := filepath.Glob(filepath.Join(dir, "plog-*.log"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("sample %s: %v", name, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Graphs []truthGraph `json:"graphs"`
+	}
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatal(err)
+	}
+	return files, tr.Graphs
+}
+
+// shownGraphs reads the summary table: data-graph → data-field → data-value.
+func (b *tab) shownGraphs(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	var got map[string]map[string]string
+	b.eval(t, `Object.fromEntries([...document.querySelectorAll('tr[data-graph]')].map(tr =>
+		[tr.dataset.graph, Object.fromEntries([...tr.querySelectorAll('[data-field]')].map(td => [td.dataset.field, td.dataset.value]))]))`, &got)
+	return got
+}
+
+func checkFigures(t *testing.T, got map[string]map[string]string, want []truthGraph) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d graph rows shown, truth has %d", len(got), len(want))
+	}
+	for _, w := range want {
+		id := fmt.Sprintf("%d/%s/%d", w.PID, w.Graph, w.MemType)
+		row, ok := got[id]
+		if !ok {
+			t.Errorf("no row data-graph=%q", id)
+			continue
+		}
+		if row["memory_size"] != strconv.FormatInt(w.MemorySize, 10) || row["tensors"] != strconv.FormatInt(w.Tensors, 10) {
+			t.Errorf("%s: memory_size %s tensors %s, want %d %d", id, row["memory_size"], row["tensors"], w.MemorySize, w.Tensors)
+		}
+		for _, f := range []string{"memory_size", "after_reuse", "total", "ge_total", "theory_min", "no_reuse", "atomic",
+			"zero_copy", "continuous", "streams", "tensors", "reuse_rate", "reach_theory_rate"} {
+			if _, ok := row[f]; !ok {
+				t.Errorf("%s: no data-field=%s", id, f)
+			}
+		}
+	}
+}
+
+// TestSamples loads each sample through the file input and checks every
+// graph row against truth.json, the map and the hover card.
+func TestSamples(t *testing.T) {
+	for _, name := range []string{"basic", "mixed", "conflicts"} {
+		t.Run(name, func(t *testing.T) {
+			b := newTab(t, 90*time.Second)
+			b.open(t, "")
+			files, want := sample(t, name)
+			b.load(t, 1, files...)
+			checkFigures(t, b.shownGraphs(t), want)
+			b.checkMap(t)
+			b.clean(t)
+		})
+	}
+}
+
+// checkMap waits for the first graph's map, points at the rectangle drawn
+// last: the hover card must name its row, and a click must select it in
+// the table and the detail panel.
+func (b *tab) checkMap(t *testing.T) {
+	t.Helper()
+	var n, drawn string
+	b.run(t, chromedp.WaitVisible(`#imas-map[data-drawn]`, chromedp.ByQuery),
+		chromedp.AttributeValue("#imas-map", "data-n", &n, nil, chromedp.ByQuery),
+		chromedp.AttributeValue("#imas-map", "data-drawn", &drawn, nil, chromedp.ByQuery))
+	if n == "0" || n != drawn {
+		t.Fatalf("map drew %s of %s rectangles", drawn, n)
+	}
+	var top struct {
+		X, Y float64
+		Row  int
+	}
+	b.eval(t, `document.getElementById('imas-map').scrollIntoView({block: 'center'}), imasMap.top()`, &top)
+	row := strconv.Itoa(top.Row)
+	b.run(t, chromedp.MouseEvent(input.MouseMoved, top.X, top.Y),
+		chromedp.WaitVisible(`.hovercard[data-row="`+row+`"]`, chromedp.ByQuery))
+	var key string
+	b.eval(t, `document.querySelector('.hovercard b').textContent`, &key)
+	b.run(t, chromedp.MouseClickXY(top.X, top.Y),
+		chromedp.WaitVisible(`#tensors tr.sel[data-row="`+row+`"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#detail`, chromedp.ByQuery))
+	var shown, cell string
+	b.eval(t, `document.querySelector('#detail h3').textContent`, &shown)
+	b.eval(t, `document.querySelector('#tensors tr.sel td.name').textContent`, &cell)
+	if shown != key || cell != key {
+		t.Errorf("hover card shows %q, the detail %q, the table %q", key, shown, cell)
+	}
+	// Zooming in culls; a double click shows the whole graph again. (CDP's
+	// clicks make no dblclick event, so the test sends one.)
+	b.run(t, chromedp.MouseEvent(input.MouseWheel, top.X, top.Y, func(p *input.DispatchMouseEventParams) *input.DispatchMouseEventParams {
+		return p.WithDeltaY(-3000)
+	}), chromedp.WaitVisible(`#imas-map:not([data-drawn="`+n+`"])`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById('imas-map').dispatchEvent(new MouseEvent('dblclick', {bubbles: true}))`, nil),
+		chromedp.WaitVisible(`#imas-map[data-drawn="`+n+`"]`, chromedp.ByQuery))
+}
+
+// TestArchives reads the mixed sample as .tar.gz, as .zip and as single
+// .gz files: the same figures must come out.
+func TestArchives(t *testing.T) {
+	files, want := sample(t, "mixed")
+	dir := t.TempDir()
+	tgz, zipped := filepath.Join(dir, "plogs.tar.gz"), filepath.Join(dir, "plogs.zip")
+	var gzs []string
+	writeArchives(t, files, tgz, zipped)
+	for _, f := range files {
+		gzs = append(gzs, gzipFile(t, f, filepath.Join(dir, filepath.Base(f)+".gz")))
+	}
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	for i, set := range [][]string{{tgz}, {zipped}, gzs} {
+		b.load(t, i+1, set...)
+		checkFigures(t, b.shownGraphs(t), want)
+	}
+	b.clean(t)
+}
+
+func writeArchives(t *testing.T, files []string, tgz, zipped string) {
+	t.Helper()
+	tf, err := os.Create(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zf, err := os.Create(zipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := gzip.NewWriter(tf)
+	tw, zw := tar.NewWriter(gz), zip.NewWriter(zf)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "plog/" + filepath.Base(f)
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, out := range []io.Writer{tw, w} {
+			if _, err := out.Write(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []io.Closer{tw, gz, tf, zw, zf} {
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func gzipFile(t testing.TB, src, dst string) string {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(out)
+	if _, err := io.Copy(zw, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// waitFile waits for a finished download.
+func waitFile(t *testing.T, b *tab, path string) []byte {
+	t.Helper()
+	for b.ctx.Err() == nil {
+		if data, err := os.ReadFile(path); err == nil {
+			if _, err := os.Stat(path + ".crdownload"); os.IsNotExist(err) {
+				return data
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s never arrived (page problems: %q)", filepath.Base(path), b.problems())
+	return nil
+}
+
+// TestDownloads saves report.json and a CSV, and "opens" the Perfetto trace,
+// which from file:// falls back to a download.
+func TestDownloads(t *testing.T) {
+	files, want := sample(t, "conflicts")
+	dir := t.TempDir()
+	b := newTab(t, 90*time.Second)
+	b.run(t, browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir))
+	b.open(t, "")
+	b.load(t, 1, files...)
+
+	b.run(t, chromedp.Click(`button[data-output="report.json"]`, chromedp.ByQuery))
+	var rep struct {
+		Schema string `json:"schema"`
+		Graphs []struct {
+			MemorySize int64 `json:"memory_size"`
+		} `json:"graphs"`
+	}
+	if err := json.Unmarshal(waitFile(t, b, filepath.Join(dir, "report.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schema != "imas.report/v1" || len(rep.Graphs) != len(want) {
+		t.Errorf("downloaded report: schema %q, %d graphs, want %d", rep.Schema, len(rep.Graphs), len(want))
+	}
+
+	b.run(t, chromedp.Click(`button[data-output="imas_mem_graph.csv"]`, chromedp.ByQuery))
+	if csv := waitFile(t, b, filepath.Join(dir, "imas_mem_graph.csv")); !strings.HasPrefix(string(csv), "Process_4242,") {
+		t.Errorf("graph CSV starts %q", string(csv[:min(40, len(csv))]))
+	}
+
+	b.run(t, chromedp.Click(`#perfetto`, chromedp.ByQuery), chromedp.WaitVisible(`.note`, chromedp.ByQuery))
+	var trace struct {
+		TraceEvents []json.RawMessage `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(waitFile(t, b, filepath.Join(dir, "imas_graph_perfetto.json")), &trace); err != nil || len(trace.TraceEvents) == 0 {
+		t.Errorf("Perfetto fallback download: %d events, %v", len(trace.TraceEvents), err)
+	}
+	var note string
+	b.run(t, chromedp.WaitVisible(`.note`, chromedp.ByQuery), chromedp.Text(`.note`, &note, chromedp.ByQuery))
+	if !strings.Contains(note, "file://") {
+		t.Errorf("note after Open in Perfetto from file://: %q", note)
+	}
+	b.clean(t)
+}
+
+// TestHostileNames loads logs whose node names are markup: they must show
+// as text, and nothing must run.
+func TestHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	p, err := gen.ProfileByName("hostile", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := gen.Generate(p, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range truth.Files {
+		files = append(files, filepath.Join(dir, f.Name))
+	}
+	const hostile = "<img src=x onerror=alert(1)>"
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	b.load(t, 1, files...)
+	var ids []string
+	b.eval(t, `[...document.querySelectorAll('tr[data-graph^="31001/"]')].map(tr => tr.dataset.graph)`, &ids)
+	found := false
+	for _, id := range ids {
+		b.run(t, chromedp.Click(`tr[data-graph="`+id+`"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#tensors tr[data-row]`, chromedp.ByQuery),
+			chromedp.SetValue(`#f-name`, "onerror", chromedp.ByQuery),
+			chromedp.Evaluate(`document.getElementById('f-name').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
+			chromedp.Sleep(300*time.Millisecond))
+		var names []string
+		b.eval(t, `[...document.querySelectorAll('#tensors td.name')].map(td => td.textContent)`, &names)
+		for _, n := range names {
+			found = found || strings.HasPrefix(n, hostile+":")
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		t.Errorf("no tensor named %q shown as text", hostile)
+	}
+	var imgs int
+	b.eval(t, `document.querySelectorAll('img').length`, &imgs)
+	if imgs != 0 {
+		t.Errorf("%d <img> elements were created from log data", imgs)
+	}
+	b.clean(t)
+}
+
+// TestCancel starts reading a large file and cancels: the previous results
+// stay.
+func TestCancel(t *testing.T) {
+	files, want := sample(t, "basic")
+	big := filepath.Join(t.TempDir(), "big.log")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse 4 GiB file: free to make, and seconds to read.
+	if err := f.Truncate(4 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	b.load(t, 1, files...)
+	b.run(t, chromedp.SetUploadFiles("#files", []string{big}, chromedp.ByQuery),
+		chromedp.WaitVisible(`#cancel`, chromedp.ByQuery),
+		chromedp.Click(`#cancel`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.imas[data-ends="2"]`, chromedp.ByQuery))
+	var msg string
+	b.run(t, chromedp.Text(`.error`, &msg, chromedp.ByQuery))
+	if !strings.Contains(msg, "Cancelled") {
+		t.Errorf("after cancel: %q", msg)
+	}
+	checkFigures(t, b.shownGraphs(t), want)
+	b.clean(t)
+}
+
+// TestDiff compares a run with a baseline dropped on the Compare tab.
+func TestDiff(t *testing.T) {
+	files, want := sample(t, "basic")
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	b.load(t, 1, files...)
+	b.run(t, chromedp.Click(`button[data-tab="diff"]`, chromedp.ByQuery))
+	b.loadInto(t, "#basefiles", 2, files...)
+	b.run(t, chromedp.WaitVisible(`#diff-totals`, chromedp.ByQuery))
+	var graphs int
+	var deltas []string
+	b.eval(t, `document.querySelectorAll('.diffgraph').length`, &graphs)
+	b.eval(t, `[...document.querySelectorAll('#diff-totals td[data-value]')].map(td => td.dataset.value)`, &deltas)
+	if graphs != len(want) || len(deltas) == 0 {
+		t.Errorf("diff of a run with itself: %d graphs (want %d), %d totals", graphs, len(want), len(deltas))
+	}
+	for _, d := range deltas {
+		if d != "0.000000" {
+			t.Errorf("a total changed against itself: %s", d)
+		}
+	}
+	b.clean(t)
+}
+
+// TestPools loads the pool sample (no static graphs): its pools are listed
+// and mapped, and the run-time lists render generically.
+func TestPools(t *testing.T) {
+	files, _ := sample(t, "pool")
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	b.load(t, 1, files...)
+	var n, drawn, row string
+	b.run(t, chromedp.WaitVisible(`#pools tr.sel[data-pool="0"]`, chromedp.ByQuery),
+		chromedp.Click(`#pools tr[data-pool="1"] button`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#pools tr.sel[data-pool="1"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#imas-map[data-drawn]`, chromedp.ByQuery),
+		chromedp.AttributeValue("#imas-map", "data-n", &n, nil, chromedp.ByQuery),
+		chromedp.AttributeValue("#imas-map", "data-drawn", &drawn, nil, chromedp.ByQuery))
+	if n == "0" || n != drawn {
+		t.Errorf("pool map drew %s of %s allocations", drawn, n)
+	}
+	var top struct {
+		X, Y float64
+		Row  int
+	}
+	b.eval(t, `document.getElementById('imas-map').scrollIntoView({block: 'center'}), imasMap.top()`, &top)
+	b.run(t, chromedp.MouseEvent(input.MouseMoved, top.X, top.Y),
+		chromedp.WaitVisible(`.hovercard[data-row]`, chromedp.ByQuery),
+		chromedp.Text(`.hovercard`, &row, chromedp.ByQuery))
+	if !strings.Contains(row, "address 0x") {
+		t.Errorf("pool hover card: %q", row)
+	}
+	b.run(t, chromedp.Click(`button[data-tab="runtime"]`, chromedp.ByQuery))
+	var rows int
+	b.run(t, chromedp.Click(`[data-section="pools"] a.fold`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="pools"] table`, chromedp.ByQuery))
+	b.eval(t, `document.querySelectorAll('[data-section="pools"] tr').length - 1`, &rows)
+	if rows != 2 {
+		t.Errorf("pools table has %d rows, the sample 2 allocators", rows)
+	}
+	b.clean(t)
+}
+
+// TestDrop drops plogs on the page, as a user would. (CDP cannot drop a
+// folder: Chromium then hands the page an unreadable entry.)
+func TestDrop(t *testing.T) {
+	files, want := sample(t, "mixed")
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	data := &input.DragData{Items: []*input.DragDataItem{}, Files: files, DragOperationsMask: 1}
+	b.run(t, input.DispatchDragEvent(input.DragEnter, 300, 300, data),
+		input.DispatchDragEvent(input.DragOver, 300, 300, data),
+		input.DispatchDragEvent(input.Drop, 300, 300, data),
+		chromedp.WaitVisible(`.imas[data-ends="1"]`, chromedp.ByQuery))
+	checkFigures(t, b.shownGraphs(t), want)
+	var inputs []string
+	b.run(t, chromedp.Click(`button[data-tab="inputs"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="files"] table`, chromedp.ByQuery))
+	b.eval(t, `[...document.querySelectorAll('[data-section="files"] tr td:first-child')].map(td => td.textContent)`, &inputs)
+	if len(inputs) != len(files) || !strings.HasPrefix(inputs[0], "plog-") {
+		t.Errorf("dropped files read as %q", inputs)
+	}
+	b.clean(t)
+}
+
+// TestHosted serves public/ over HTTP, as an intranet server would, and
+// reads a sample through index.html (which fetches imas.wasm.gz).
+func TestHosted(t *testing.T) {
+	u := pageURL(t, "")
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Dir(strings.TrimPrefix(u, "file://")))))
+	defer srv.Close()
+	files, want := sample(t, "conflicts")
+	b := newTab(t, 90*time.Second)
+	b.run(t, chromedp.Navigate(srv.URL+"/index.html"), chromedp.WaitVisible(`.imas[data-state="idle"]`, chromedp.ByQuery))
+	b.load(t, 1, files...)
+	checkFigures(t, b.shownGraphs(t), want)
+	b.clean(t)
+}

@@ -1,0 +1,44 @@
+# Fuzzing (docs/robustness.md). Targets run one after the other with one
+# worker each (-parallel=1), so the machine stays usable. A finding stops the
+# run and leaves the input under the package's testdata/fuzz/<Target>/:
+# commit it, and every "go test" replays it from then on.
+#   make fuzz                  every target for FUZZTIME (default 1m)
+#   make fuzz FUZZTIME=10m     the long run recorded in docs/robustness.md
+#   make fuzz-short            the CI run (part of "make test"): the whole-input
+#                              targets 10s each, the statement families 4s each
+#   make fuzz FUZZ_TARGETS=./core/gelog:FuzzPool FUZZTIME=5m   one target
+FUZZTIME ?= 1m
+# Inputs that add coverage are minimised for at most this long; Go's default
+# (1m) stalls the whole-pipeline targets for most of a short run.
+FUZZFLAGS ?= -fuzzminimizetime=3s
+
+# Targets that take a whole input: one line, one file, one HTTP request.
+FUZZ_ENTRY := \
+	./core/plog:FuzzParse \
+	./core/gelog:FuzzParse \
+	./core/input:FuzzWalk \
+	./core:FuzzAnalyze \
+	./cmd/imas:FuzzReport \
+	./server:FuzzHandler
+# One target per statement family (core/gelog/fuzz_families_test.go).
+FUZZ_FAMILIES := $(addprefix ./core/gelog:Fuzz,Set Continuous Atomic AfterAssign VarMem Malloc Address Pool Devmm)
+FUZZ_TARGETS ?= $(FUZZ_ENTRY) $(FUZZ_FAMILIES)
+
+.PHONY: fuzz fuzz-short
+TEST_DEPS += fuzz-short
+
+# fuzz-run runs each pkg:Target of $(1) for $(2).
+define fuzz-run
+	@set -e; for t in $(1); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name ($$pkg) for $(2)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(2) -parallel=1 $(FUZZFLAGS) $$pkg; \
+	done
+endef
+
+fuzz:
+	$(call fuzz-run,$(FUZZ_TARGETS),$(FUZZTIME))
+
+fuzz-short:
+	$(call fuzz-run,$(FUZZ_ENTRY),10s)
+	$(call fuzz-run,$(FUZZ_FAMILIES),4s)

@@ -1,0 +1,179 @@
+// Command mkhtml writes the page from ui/web/page.html:
+//
+//	imas.html     one self-contained file: the wasm gzip-compressed and
+//	              base64-inlined, every script and the CSS inline; works
+//	              from file:// with no network
+//	index.html    the same page for hosting, loading imas.wasm.gz beside it
+//	imas.wasm.gz  the program, for index.html
+//
+// Inline scripts and the style are allowed by their SHA-256 in the page's
+// Content-Security-Policy, so nothing else can run in the page.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Inputs are the files the page is made of.
+type Inputs struct {
+	Template string   // page.html with {{CSP}}, {{VERSION}}, {{STYLE}}, {{SCRIPTS}}
+	Style    string   // CSS
+	Scripts  []string // JS sources, in order; the first must be wasm_exec.js
+	Wasm     []byte   // the program, uncompressed
+	Version  string
+}
+
+// Page names the outputs.
+const (
+	SingleFile = "imas.html"
+	IndexFile  = "index.html"
+	WasmFile   = "imas.wasm.gz"
+)
+
+// Build returns the output files by name.
+func Build(in Inputs) (map[string][]byte, error) {
+	if len(in.Scripts) == 0 {
+		return nil, errors.New("no scripts")
+	}
+	var z bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(in.Wasm); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	for i, s := range append([]string{in.Style}, in.Scripts...) {
+		if bad := unsafeInline(s); bad != "" {
+			return nil, fmt.Errorf("inline source %d contains %q, which would end or confuse its element", i, bad)
+		}
+	}
+	single, err := page(in, base64.StdEncoding.EncodeToString(z.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	index, err := page(in, "")
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{SingleFile: single, IndexFile: index, WasmFile: z.Bytes()}, nil
+}
+
+// unsafeInline returns a sequence that must not appear inside an inline
+// <script> or <style> element: an end tag, or "<!--", which switches the
+// HTML parser into the escaped script states.
+func unsafeInline(s string) string {
+	l := strings.ToLower(s)
+	for _, bad := range []string{"</script", "<!--", "</style"} {
+		if strings.Contains(l, bad) {
+			return bad
+		}
+	}
+	return ""
+}
+
+func hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+}
+
+// CSP is the page's policy for the given inline scripts and style. vugu
+// installs its renderer with window.eval ('unsafe-eval'); the engine worker
+// comes from a Blob URL; index.html fetches imas.wasm.gz from its origin.
+func CSP(scripts []string, style string) string {
+	src := []string{}
+	for _, s := range scripts {
+		src = append(src, hash(s))
+	}
+	return strings.Join([]string{
+		"default-src 'none'",
+		"script-src " + strings.Join(src, " ") + " 'unsafe-eval' 'wasm-unsafe-eval'",
+		"style-src " + hash(style),
+		"worker-src blob:",
+		"connect-src 'self'",
+		"img-src 'self' data: blob:",
+		"base-uri 'none'",
+		"form-action 'none'",
+	}, "; ")
+}
+
+func page(in Inputs, wasm64 string) ([]byte, error) {
+	var scripts strings.Builder
+	if wasm64 != "" {
+		// Not executed (unknown type), so the CSP does not apply; page.js
+		// reads it, and must come after it.
+		fmt.Fprintf(&scripts, "<script id=\"imas-wasm\" type=\"application/octet-stream\">%s</script>\n", wasm64)
+	}
+	for i, s := range in.Scripts {
+		id := ""
+		if i == 0 {
+			id = ` id="imas-wasm-exec"` // page.js reuses it for the worker
+		}
+		fmt.Fprintf(&scripts, "<script%s>%s</script>\n", id, s)
+	}
+	out := in.Template
+	for _, r := range []struct{ key, val string }{
+		{"{{CSP}}", CSP(in.Scripts, in.Style)},
+		{"{{VERSION}}", in.Version},
+		{"{{STYLE}}", in.Style},
+		{"{{SCRIPTS}}", scripts.String()},
+	} {
+		if !strings.Contains(out, r.key) {
+			return nil, fmt.Errorf("template lacks %s", r.key)
+		}
+		out = strings.Replace(out, r.key, r.val, 1)
+	}
+	return []byte(out), nil
+}
+
+func main() {
+	web := flag.String("web", "ui/web", "directory of page.html, style.css, memmap.js, page.js")
+	wasmExec := flag.String("wasm-exec", "", "wasm_exec.js of the Go that built the wasm")
+	perfetto := flag.String("perfetto", "ui/perfetto/open.js", "the Open-in-Perfetto helper")
+	wasm := flag.String("wasm", "", "the program (uncompressed .wasm)")
+	out := flag.String("o", "public", "output directory")
+	version := flag.String("version", "dev", "version written into the page")
+	flag.Parse()
+	if *wasm == "" || *wasmExec == "" {
+		log.Fatal("mkhtml: -wasm and -wasm-exec are required")
+	}
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			log.Fatal(err)
+		}
+		return string(b)
+	}
+	in := Inputs{
+		Template: read(filepath.Join(*web, "page.html")),
+		Style:    read(filepath.Join(*web, "style.css")),
+		Scripts: []string{read(*wasmExec), read(*perfetto),
+			read(filepath.Join(*web, "memmap.js")), read(filepath.Join(*web, "page.js"))},
+		Wasm:    []byte(read(*wasm)),
+		Version: *version,
+	}
+	files, err := Build(in)
+	if err != nil {
+		log.Fatal("mkhtml: ", err)
+	}
+	for _, name := range []string{SingleFile, IndexFile, WasmFile} {
+		p := filepath.Join(*out, name)
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("mkhtml: %s (%d bytes)\n", p, len(files[name]))
+	}
+}

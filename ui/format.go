@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"imas/core/export"
+	"imas/core/model"
+	"imas/wasm/engine"
+)
+
+// Size formats bytes the way the CLI does ("8.13M").
+func Size(n int64) string { return export.Human(n) }
+
+// Count formats a count with thin spaces between thousands.
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteString("\u2009")
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Rate formats a throughput in MB/s (10^6 bytes, as disks and browsers do).
+func Rate(bytes int64, seconds float64) string {
+	if seconds <= 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(float64(bytes)/1e6/seconds, 'f', 0, 64) + " MB/s"
+}
+
+// ProgressText is the line under the progress bar: what has been read and
+// how long the rest should take. Once everything is read, the engine builds
+// the model and runs the analyses, which report no progress of their own.
+func ProgressText(p engine.Progress) string {
+	if p.Total > 0 && p.Read >= p.Total {
+		return fmt.Sprintf("read %s (%s lines, %s records) in %.1fs; analysing…", Size(p.Total), Count(p.Lines), Count(p.Records), p.Seconds)
+	}
+	parts := []string{fmt.Sprintf("%s of %s", Size(p.Read), Size(p.Total))}
+	if p.Bytes != p.Read && p.Bytes > 0 {
+		parts = append(parts, Size(p.Bytes)+" of text")
+	}
+	if p.Lines > 0 {
+		parts = append(parts, Count(p.Lines)+" lines")
+	}
+	if p.Records > 0 {
+		parts = append(parts, Count(p.Records)+" records")
+	}
+	parts = append(parts, Rate(p.Read, p.Seconds))
+	if eta := ETA(p); eta >= 0 {
+		parts = append(parts, "about "+eta.String()+" left")
+	}
+	if p.Path != "" {
+		parts = append(parts, p.Path)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// ETA extrapolates the remaining read time from the rate so far; -1 when
+// there is nothing to go on yet.
+func ETA(p engine.Progress) time.Duration {
+	if p.Read <= 0 || p.Seconds <= 0 || p.Total < p.Read {
+		return -1
+	}
+	left := float64(p.Total-p.Read) / (float64(p.Read) / p.Seconds)
+	return time.Duration(left * float64(time.Second)).Round(100 * time.Millisecond)
+}
+
+// Percent is how far the read has come, 0–100.
+func Percent(p engine.Progress) float64 {
+	if p.Total <= 0 {
+		return 0
+	}
+	return math.Min(100, float64(p.Read)*100/float64(p.Total))
+}
+
+// ParseSize reads a size typed in a filter: "4096", "4K", "1.5M", "2 GiB".
+// Units are binary. An empty string is 0 (no bound).
+func ParseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if t == "" {
+		return 0, nil
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mul := 1.0
+	if n := len(t); n > 0 {
+		if k := strings.IndexByte("KMGT", t[n-1]); k >= 0 {
+			mul = math.Pow(1024, float64(k+1))
+			t = strings.TrimSpace(t[:n-1])
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("%q is not a size (try 4096, 4K, 1.5M)", s)
+	}
+	return int64(math.Round(f * mul)), nil
+}
+
+// Life formats a lifetime "begin–end", with ∞ for GE's "to the end".
+func Life(begin, end int64) string {
+	e := strconv.FormatInt(end, 10)
+	if end >= model.LifeDefault {
+		e = "∞"
+	}
+	return strconv.FormatInt(begin, 10) + "–" + e
+}
+
+// RowFlags lists a row's notable child flags, short.
+func RowFlags(r *model.Row) string {
+	var f []string
+	if r.Reuse == 0 {
+		f = append(f, "no-reuse")
+	}
+	if r.Continuous != 0 {
+		f = append(f, "continuous")
+	}
+	if r.ZeroCopy != 0 {
+		f = append(f, "zero-copy")
+	}
+	if r.IsRef != 0 {
+		f = append(f, "ref")
+	}
+	if !r.Counted {
+		f = append(f, "uncounted")
+	}
+	return strings.Join(f, " ")
+}

@@ -1,0 +1,404 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/vugu/vugu"
+
+	"imas/core/analyze"
+	"imas/core/model"
+	"imas/wasm/engine"
+)
+
+// State is what the page shows, shared by all components. Event handlers
+// change it while vugu holds the event lock; answers from the engine come
+// back on goroutines and go through update, which takes the lock and asks
+// for a render. Nothing here ever waits inside an event handler.
+type State struct {
+	Eng Engine
+	env vugu.EventEnv
+
+	Busy   string // slot being read; "" when idle
+	Prog   engine.Progress
+	Err    string
+	Note   string // last finished side action (download, Perfetto)
+	Loads  int    // analyses that succeeded
+	Ends   int    // analyses that ended, however (tests wait on it)
+	cancel context.CancelFunc
+
+	Run, Base *Loaded
+	DiffRes   *analyze.DiffResult // of Base and Run, once both are there
+
+	Graph   int          // selected graph of Run; -1: none
+	Info    *model.Graph // its analyses (conflicts, waste, peak), lists cut
+	Row     int          // selected row of that graph; -1: none
+	Pool    int          // the pool on the map instead of the graph; -1: none
+	Detail  *engine.TensorDetail
+	Map     *engine.MapMeta
+	ColorBy string
+	Q       engine.TensorQuery
+	Page    *engine.TensorPage
+
+	GraphTab string // conflicts, waste, peak
+	Tab      string // runtime, diagnostics, inputs, diff
+
+	graphGen, rowGen int // answers to older selections are dropped
+}
+
+// Loaded is an analysed run as the page holds it: the decoded View and its
+// JSON, which the generic tables read with gjson.
+type Loaded struct {
+	engine.View
+	Raw   string
+	pools []PoolInfo
+}
+
+// PageSize is the tensor table's page: vugu rebuilds and re-sends the whole
+// tree on every render, so the page keeps its DOM to a few thousand nodes.
+const PageSize = 50
+
+// NewState returns the state of an empty page.
+func NewState(eng Engine) *State {
+	return &State{Eng: eng, Graph: -1, Row: -1, Pool: -1, ColorBy: "optype", GraphTab: "conflicts", Tab: "runtime"}
+}
+
+// update changes the state from a goroutine and re-renders.
+func (s *State) update(fn func()) {
+	s.env.Lock()
+	defer s.env.UnlockRender()
+	fn()
+}
+
+// Phase summarises the page for tests and CSS: idle, busy, done or error.
+func (s *State) Phase() string {
+	switch {
+	case s.Busy != "":
+		return "busy"
+	case s.Err != "":
+		return "error"
+	case s.Run != nil:
+		return "done"
+	}
+	return "idle"
+}
+
+// Load reads files into slot in the engine.
+func (s *State) Load(slot string, f Files) {
+	if f == nil || f.Len() == 0 || s.Busy != "" {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.Busy, s.cancel, s.Err, s.Note, s.Prog = slot, cancel, "", "", engine.Progress{}
+	go func() {
+		defer cancel()
+		raw, err := s.Eng.Analyze(ctx, slot, f, func(p engine.Progress) { s.update(func() { s.Prog = p }) })
+		var l *Loaded
+		if err == nil {
+			l, err = decodeView(raw)
+		}
+		s.update(func() {
+			s.Busy, s.cancel, s.Ends = "", nil, s.Ends+1
+			switch {
+			case err != nil && ctx.Err() != nil:
+				s.Err = "Cancelled; the previous results are kept."
+			case err != nil:
+				s.Err = err.Error()
+			case slot == engine.SlotBase:
+				s.Base, s.Loads, s.Tab = l, s.Loads+1, "diff"
+				s.loadDiff()
+			default:
+				s.Run, s.Loads = l, s.Loads+1
+				s.Graph, s.Pool = -1, -1
+				switch {
+				case len(l.Report.Graphs) > 0:
+					s.SelectGraph(0)
+				case len(l.Pools()) > 0: // pool logs without static graphs
+					s.Tab = "pools"
+					s.ShowPool(0)
+				}
+				s.loadDiff()
+			}
+		})
+	}()
+}
+
+// PoolInfo is a pool as the pools tab lists it.
+type PoolInfo struct {
+	I                                         int
+	PID, Allocator                            string
+	Allocs, Frees, PeakLive, Leaked, Physical int64
+}
+
+// Pools lists the run's RT2 pools.
+func (l *Loaded) Pools() []PoolInfo { return l.pools }
+
+// poolsOf reads the pools from the view's sections.
+func poolsOf(raw string) []PoolInfo {
+	var out []PoolInfo
+	gjson.Get(raw, "sections.pools").ForEach(func(_, p gjson.Result) bool {
+		if !p.Get("_more").Exists() {
+			out = append(out, PoolInfo{I: len(out), PID: p.Get("pid").String(), Allocator: p.Get("allocator").String(),
+				Allocs: p.Get("allocs").Int(), Frees: p.Get("frees").Int(), PeakLive: p.Get("peak_live").Int(),
+				Leaked: p.Get("leaked").Int(), Physical: p.Get("physical").Int()})
+		}
+		return true
+	})
+	return out
+}
+
+func decodeView(raw []byte) (*Loaded, error) {
+	l := &Loaded{Raw: string(raw)}
+	if err := json.Unmarshal(raw, &l.View); err != nil {
+		return nil, err
+	}
+	l.pools = poolsOf(l.Raw)
+	return l, nil
+}
+
+// loadDiff compares the run with the baseline, when both are there.
+func (s *State) loadDiff() {
+	s.DiffRes = nil
+	if s.Run == nil || s.Base == nil {
+		return
+	}
+	go func() {
+		var d analyze.DiffResult
+		err := s.Eng.Query("diff", nil, &d)
+		s.update(func() {
+			if s.Err = errText(err); err == nil {
+				s.DiffRes = &d
+			}
+		})
+	}()
+}
+
+// Cancel stops the running analysis.
+func (s *State) Cancel() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// SelectGraph shows graph i in the map and the tensor table.
+func (s *State) SelectGraph(i int) {
+	if s.Run == nil || i < 0 || i >= len(s.Run.Report.Graphs) {
+		return
+	}
+	s.Graph, s.Row, s.Info, s.Detail, s.Map, s.Page, s.Pool = i, -1, nil, nil, nil, nil, -1
+	// The table's filters and sort stay as they were: only the graph changes.
+	s.Q.Slot, s.Q.Graph, s.Q.PageSize, s.Q.Page, s.Q.Focus = engine.SlotRun, i, PageSize, 0, -1
+	s.graphGen++
+	gen, by, q := s.graphGen, s.ColorBy, s.Q
+	go func() {
+		var info model.Graph
+		ierr := s.Eng.Query("graph", map[string]any{"slot": engine.SlotRun, "graph": i}, &info)
+		meta, err := s.Eng.ShowMap(engine.SlotRun, i, by)
+		page, qerr := s.tensors(q)
+		s.update(func() {
+			if gen != s.graphGen {
+				return
+			}
+			s.Map, s.Page, s.Err = meta, page, errText(ierr, err, qerr)
+			if ierr == nil {
+				s.Info = &info
+			}
+		})
+	}()
+}
+
+// ShowPool puts pool i (of Run's sections.pools) on the map.
+func (s *State) ShowPool(i int) {
+	s.Pool, s.Map = i, nil
+	s.graphGen++
+	gen := s.graphGen
+	go func() {
+		meta, err := s.Eng.ShowPool(engine.SlotRun, i)
+		s.update(func() {
+			if gen == s.graphGen {
+				s.Map, s.Err = meta, errText(err)
+			}
+		})
+	}()
+}
+
+// SetColor recolours a graph's map by op type or stream.
+func (s *State) SetColor(by string) {
+	if s.Graph < 0 || s.Pool >= 0 || by == s.ColorBy {
+		return
+	}
+	s.ColorBy = by
+	gen, g, row := s.graphGen, s.Graph, s.Row
+	go func() {
+		meta, err := s.Eng.ShowMap(engine.SlotRun, g, by)
+		s.Eng.MarkOnMap(row)
+		s.update(func() {
+			if gen == s.graphGen {
+				s.Map, s.Err = meta, errText(err)
+			}
+		})
+	}()
+}
+
+func (s *State) tensors(q engine.TensorQuery) (*engine.TensorPage, error) {
+	var p engine.TensorPage
+	if err := s.Eng.Query("tensors", map[string]any{"query": q}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Requery fetches the table page for the current query (after a filter,
+// sort or page change).
+func (s *State) Requery() {
+	if s.Graph < 0 {
+		return
+	}
+	gen, q := s.graphGen, s.Q
+	go func() {
+		page, err := s.tensors(q)
+		s.update(func() {
+			if gen != s.graphGen {
+				return
+			}
+			if err != nil {
+				s.Err = err.Error()
+				return
+			}
+			s.Err, s.Page = "", page
+			s.Q.Page = page.Page
+		})
+	}()
+}
+
+// SortBy sorts the table by col; a second click reverses.
+func (s *State) SortBy(col string) {
+	if s.Q.Sort == col {
+		s.Q.Desc = !s.Q.Desc
+	} else {
+		s.Q.Sort, s.Q.Desc = col, col == "size" || col == "realsize"
+	}
+	s.Q.Page = 0
+	s.Requery()
+}
+
+// GoPage shows page p of the table.
+func (s *State) GoPage(p int) {
+	s.Q.Page, s.Q.Focus = p, -1
+	s.Requery()
+}
+
+// SelectRow selects row i of the current graph everywhere: table page,
+// map outline, detail card.
+func (s *State) SelectRow(i int) {
+	if s.Graph < 0 {
+		return
+	}
+	s.Row = i
+	s.rowGen++
+	gen, g, q := s.rowGen, s.Graph, s.Q
+	q.Focus = i
+	go func() {
+		s.Eng.MarkOnMap(i)
+		var d engine.TensorDetail
+		err := s.Eng.Query("tensor", map[string]any{"slot": engine.SlotRun, "graph": g, "row": i}, &d)
+		page, qerr := s.tensors(q)
+		s.update(func() {
+			if gen != s.rowGen || g != s.Graph {
+				return
+			}
+			s.Err = errText(err, qerr)
+			if err == nil {
+				s.Detail = &d
+			}
+			if qerr == nil {
+				s.Page, s.Q.Page = page, page.Page
+			}
+		})
+	}()
+}
+
+// SelectKey selects the row of tensor key (from the conflict or peak lists).
+func (s *State) SelectKey(key string) {
+	g := s.Graph
+	go func() {
+		var i int
+		err := s.Eng.Query("find", map[string]any{"slot": engine.SlotRun, "graph": g, "key": key}, &i)
+		s.update(func() {
+			if err != nil {
+				s.Err = err.Error()
+			} else if g == s.Graph {
+				s.SelectRow(i)
+			}
+		})
+	}()
+}
+
+// Picked is called by the page's map script when a rectangle is clicked.
+// On a pool's map the hover card says it all.
+func (s *State) Picked(row int) {
+	s.update(func() {
+		if s.Pool < 0 {
+			s.SelectRow(row)
+		}
+	})
+}
+
+// Dropped is called by the page's script with files dropped on a zone.
+func (s *State) Dropped(slot string, f Files) { s.update(func() { s.Load(slot, f) }) }
+
+// Download saves a report file of slot.
+func (s *State) Download(slot, name string) {
+	go func() {
+		err := s.Eng.Download(slot, name)
+		s.update(func() {
+			s.Err, s.Note = errText(err), ""
+			if err == nil {
+				s.Note = "Saved " + name
+			}
+		})
+	}()
+}
+
+// Perfetto opens the trace of the run in the Perfetto UI.
+func (s *State) Perfetto() {
+	s.Note = "Preparing the Perfetto trace…"
+	start := time.Now()
+	go func() {
+		status, err := s.Eng.OpenPerfetto(engine.SlotRun)
+		s.update(func() {
+			s.Err, s.Note = errText(err), ""
+			if err == nil {
+				s.Note = perfettoNote(status, time.Since(start))
+			}
+		})
+	}()
+}
+
+func perfettoNote(status string, took time.Duration) string {
+	switch status {
+	case "opened":
+		return "Opened in a Perfetto tab."
+	case "downloaded:file":
+		return "Pages opened from file:// cannot hand a trace to ui.perfetto.dev, so the trace was downloaded: open it there with “Open trace file”."
+	case "downloaded:blocked":
+		if took > 4*time.Second {
+			return "The trace took " + took.Round(time.Second).String() + " to build and the browser blocked the late tab; it was downloaded. Click again to open it (it is ready now)."
+		}
+		return "The browser blocked the Perfetto tab (allow pop-ups for this page); the trace was downloaded."
+	case "downloaded:timeout":
+		return "ui.perfetto.dev did not answer (offline?); the trace was downloaded."
+	}
+	return "Perfetto: " + status
+}
+
+func errText(errs ...error) string {
+	for _, e := range errs {
+		if e != nil {
+			return e.Error()
+		}
+	}
+	return ""
+}

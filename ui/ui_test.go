@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"imas/core/model"
+	"imas/wasm/engine"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"": 0, "4096": 4096, "4K": 4096, "4k": 4096, "1.5M": 1572864, "2 GiB": 2 << 30, " 3kb ": 3072} {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"x", "-1K", "1Q", "NaN", "Inf"} {
+		if _, err := ParseSize(bad); err == nil {
+			t.Errorf("ParseSize(%q) accepted", bad)
+		}
+	}
+}
+
+func TestProgressText(t *testing.T) {
+	p := engine.Progress{Read: 50 << 20, Total: 200 << 20, Seconds: 0.5}
+	p.Bytes, p.Lines, p.Records, p.Path = 150<<20, 1234567, 89, "a.tar.gz!plog-1.log"
+	got := ProgressText(p)
+	for _, want := range []string{"50.00M of 200.00M", "150.00M of text", "1\u2009234\u2009567 lines", "89 records", "105 MB/s", "about 1.5s left", "a.tar.gz!plog-1.log"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	p.Read = p.Total
+	if got := ProgressText(p); got != "read 200.00M (1\u2009234\u2009567 lines, 89 records) in 0.5s; analysing…" {
+		t.Errorf("after the read: %q", got)
+	}
+	p.Read = 50 << 20
+	if ETA(engine.Progress{Total: 10}) != -1 || ETA(p) != 1500*time.Millisecond {
+		t.Errorf("ETA: %v, %v", ETA(engine.Progress{Total: 10}), ETA(p))
+	}
+	if Percent(p) != 25 || Percent(engine.Progress{}) != 0 {
+		t.Errorf("Percent %v", Percent(p))
+	}
+}
+
+func TestFigures(t *testing.T) {
+	f := &model.Figures{MemorySize: 8528896, Streams: 3, Tensors: 1234, ReuseRate: 8.94, ReachTheoryRate: 100}
+	want := map[string][2]string{
+		"memory_size":       {"8528896", "8.13M"},
+		"streams":           {"3", "3"},
+		"tensors":           {"1234", "1\u2009234"},
+		"reuse_rate":        {"8.94", "8.94%"},
+		"reach_theory_rate": {"100", "100.00%"},
+	}
+	names := map[string]bool{}
+	for _, fig := range Figures {
+		names[fig.Name] = true
+		if w, ok := want[fig.Name]; ok && (fig.Raw(f) != w[0] || fig.Text(f) != w[1]) {
+			t.Errorf("%s: raw %q text %q, want %q %q", fig.Name, fig.Raw(f), fig.Text(f), w[0], w[1])
+		}
+	}
+	for _, n := range []string{"memory_size", "after_reuse", "total", "ge_total", "theory_min", "no_reuse", "atomic",
+		"zero_copy", "continuous", "streams", "tensors", "reuse_rate", "reach_theory_rate"} {
+		if !names[n] {
+			t.Errorf("summary table lacks %s", n)
+		}
+	}
+	if id := GraphID(&model.Graph{PID: "7", Graph: "g#2", MemType: 16}); id != "7/g#2/16" {
+		t.Errorf("GraphID %q", id)
+	}
+}
+
+func TestTableOf(t *testing.T) {
+	tb := TableOf(`[{"pid":"1","size":4194304,"rows":[{"a":1}],"extra":{"x":1}},{"pid":"2","count":7,"name":"<b>"},{"_more":5}]`)
+	if strings.Join(tb.Cols, ",") != "pid,size,rows,extra,count,name" || len(tb.Rows) != 2 || tb.More != 5 {
+		t.Fatalf("table %+v", tb)
+	}
+	r0, r1 := tb.Rows[0], tb.Rows[1]
+	if r0[1].Text != "4.00M" || r0[1].Raw != "4194304" || r0[2].Sub != `[{"a":1}]` || r0[2].Text != "[1]" || r0[3].Text != "{1}" {
+		t.Errorf("row 0: %+v", r0)
+	}
+	if r1[4].Text != "7" || r1[5].Text != "<b>" || r1[1] != (Cell{}) {
+		t.Errorf("row 1: %+v (text stays raw: the template escapes it)", r1)
+	}
+	if one := TableOf(`{"a":1}`); len(one.Rows) != 1 || one.Cols[0] != "a" {
+		t.Errorf("object: %+v", one)
+	}
+	if scalars := TableOf(`[1,"x"]`); len(scalars.Rows) != 2 || scalars.Cols[0] != "value" || scalars.Rows[1][0].Text != "x" {
+		t.Errorf("scalars: %+v", scalars)
+	}
+}
+
+func TestDiffText(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    float64
+		want string
+	}{{"memory_size", 2048, "+2.00K"}, {"memory_size", -512, "-512"}, {"reuse_rate", -1.5, "-1.50%"}, {"tensors", 3, "+3"}, {"conflicts", 0, "="}} {
+		if got := deltaText(c.name, c.v); got != c.want {
+			t.Errorf("deltaText(%s, %v) = %q, want %q", c.name, c.v, got, c.want)
+		}
+	}
+}

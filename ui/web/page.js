@@ -1,0 +1,147 @@
+// page.js boots imas and does the few browser chores Go leaves to JS: it
+// loads the wasm (inlined and gzipped in imas.html, fetched in index.html),
+// starts the engine in a Web Worker made from a Blob URL (file:// pages
+// cannot load worker scripts by path), collects dropped files and folders,
+// and saves downloads. Everything else is Go (wasm/app, ui/).
+(function () {
+  'use strict';
+
+  // files turns a FileList (or array of Files) into [{file, name}], naming
+  // folder members by their relative path.
+  function files(list) {
+    const out = [];
+    for (const f of list) out.push({file: f, name: f.webkitRelativePath || f.name});
+    return out;
+  }
+
+  // collect reads a drop: files, and folders recursively. Entries and the
+  // file list must be taken while the drop event is being dispatched, so
+  // that part is sync. Where the entries cannot be read, the plain file
+  // list is used.
+  function collect(dt) {
+    const flat = files(dt.files);
+    const entries = [];
+    for (const it of dt.items || []) {
+      const e = it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null;
+      if (e) entries.push(e);
+    }
+    if (!entries.length) return Promise.resolve(flat);
+    const out = [];
+    const walk = async (entry, dir) => {
+      if (entry.isFile) {
+        const file = await new Promise((ok, fail) => entry.file(ok, fail));
+        out.push({file, name: dir + file.name});
+        return;
+      }
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((ok, fail) => reader.readEntries(ok, fail));
+        if (!batch.length) break;
+        for (const e of batch) await walk(e, dir + entry.name + '/');
+      }
+    };
+    return entries.reduce((p, e) => p.then(() => walk(e, '')), Promise.resolve())
+      .then(() => out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), () => flat);
+  }
+
+  // save downloads buf under name.
+  function save(buf, name, mime) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([buf], {type: mime || 'application/octet-stream'}));
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  }
+
+  const page = {files, save, ondrop: null};
+  window.imasPage = page;
+
+  // The whole window takes drops; the nearest [data-drop] says for what.
+  window.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    document.body.classList.add('dragging');
+  });
+  window.addEventListener('dragleave', (e) => {
+    if (!e.relatedTarget) document.body.classList.remove('dragging');
+  });
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dragging');
+    const zone = e.target.closest && e.target.closest('[data-drop]');
+    const slot = zone ? zone.dataset.drop : 'run';
+    collect(e.dataTransfer).then((fs) => {
+      if (fs.length && page.ondrop) page.ondrop(slot, fs);
+    }, fatal);
+  });
+
+  function fatal(err) {
+    console.error(err);
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.textContent = 'imas: ' + (err && err.message ? err.message : err);
+    document.body.prepend(p);
+  }
+
+  // wasmBytes returns the Go program: the inlined base64 of imas.html, or
+  // imas.wasm.gz next to index.html. Both are gzip; a server that already
+  // decoded the gzip is fine too.
+  async function wasmBytes() {
+    const inline = document.getElementById('imas-wasm');
+    let buf;
+    if (inline) {
+      const text = atob(inline.textContent.trim());
+      buf = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) buf[i] = text.charCodeAt(i);
+    } else {
+      const res = await fetch('imas.wasm.gz');
+      if (!res.ok) throw new Error('imas.wasm.gz: ' + res.status + ' ' + res.statusText);
+      buf = new Uint8Array(await res.arrayBuffer());
+    }
+    if (buf[0] !== 0x1f || buf[1] !== 0x8b) return buf;
+    const raw = new Blob([buf]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(raw).arrayBuffer();
+  }
+
+  // The worker runs the same program: without a document, it serves the
+  // engine on its global scope.
+  function workerMain() {
+    onmessage = async (e) => {
+      onmessage = null;
+      const go = new Go();
+      const inst = await WebAssembly.instantiate(e.data.module, go.importObject);
+      go.run(inst);
+    };
+  }
+
+  function startWorker(module) {
+    const src = document.getElementById('imas-wasm-exec').textContent + '\n;(' + workerMain + ')();\n';
+    const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
+    const w = new Worker(url);
+    w.addEventListener('message', () => URL.revokeObjectURL(url), {once: true});
+    w.addEventListener('error', (e) => fatal(e.message || 'the engine worker failed'));
+    w.postMessage({module});
+    return w;
+  }
+
+  async function boot() {
+    const t0 = performance.now();
+    const module = await WebAssembly.compile(await wasmBytes());
+    // ?engine=page runs the engine in the page's own thread (a
+    // MessageChannel instead of a worker): kept to measure the difference.
+    if (new URLSearchParams(location.search).get('engine') === 'page') {
+      const ch = new MessageChannel();
+      window.imasEnginePort = ch.port2;
+      window.imasEngine = ch.port1;
+    } else {
+      window.imasEngine = startWorker(module);
+    }
+    const go = new Go();
+    const inst = await WebAssembly.instantiate(module, go.importObject);
+    page.bootMs = performance.now() - t0;
+    go.run(inst);
+  }
+
+  boot().catch(fatal);
+})();

@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"imas/core/analyze"
+	"imas/core/model"
+)
+
+// MapMeta describes the rectangles of a memory map. The rectangles
+// themselves travel as one binary buffer (see encodeMap) so that the page
+// copies them to JavaScript once instead of crossing into JS per rectangle.
+type MapMeta struct {
+	N          int      `json:"n"`
+	Subject    string   `json:"subject"`  // graph or pool
+	ColorBy    string   `json:"color_by"` // optype, stream or kernel
+	Legend     []string `json:"legend"`   // colour index → name; the last may be "other"
+	MaxStep    int64    `json:"max_step"` // x extent (exclusive)
+	MaxOffset  int64    `json:"max_offset"`
+	MemorySize int64    `json:"memory_size"` // a horizontal line; 0 for none
+	PeakStep   int64    `json:"peak_step"`   // -1 when unknown
+	PeakLive   int64    `json:"peak_live"`
+	Base       int64    `json:"base"` // pools: the address y = 0 stands for
+}
+
+// Rectangle flags (the third Int32 of a rectangle).
+const (
+	FlagConflict = 1 << iota
+	FlagNoReuse
+	FlagZeroCopy
+	FlagIsRef
+	FlagForever // lives to the end (a graph's ∞ lifetime, a pool's leak)
+)
+
+// MapColors is how many legend entries get their own colour; the rest
+// share an "other" colour.
+const MapColors = 12
+
+// mapRect is one rectangle before encoding: x = [x0, x1) steps, y = [y0,
+// y1) bytes; row indexes the subject's rows.
+type mapRect struct {
+	row, color, flags, stream int32
+	x0, x1, y0, y1            int64
+}
+
+// Map returns the memory map of graph i of slot: one rectangle per row,
+// x = lifetime steps [begin, end+1), y = bytes [offset, offset+size).
+// Conflicting rows come last so they are drawn on top.
+func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, err := s.graph(slot, i)
+	if err != nil {
+		return nil, nil, err
+	}
+	if colorBy != "stream" {
+		colorBy = "optype"
+	}
+	marks := s.conflicted(slot, i, g)
+	rows := g.Rows
+	meta := &MapMeta{N: len(rows), Subject: "graph", ColorBy: colorBy, MemorySize: g.MemorySize, PeakStep: -1}
+	name := func(r *model.Row) string { return r.OpType }
+	if colorBy == "stream" {
+		name = func(r *model.Row) string { return strconv.FormatInt(r.Stream, 10) }
+	}
+	legend, colorOf := legendOf(len(rows), func(k int) (string, int64) { return name(&rows[k]), rows[k].Size })
+	meta.Legend = legend
+	if g.Peak != nil {
+		meta.PeakStep, meta.PeakLive = g.Peak.Step, g.Peak.Live
+	} else if live, step := analyze.PeakStep(rows); live > 0 {
+		meta.PeakStep, meta.PeakLive = step, live
+	}
+	mx := analyze.MaxFinite(rows)
+	rs := make([]mapRect, len(rows))
+	for k := range rows {
+		r := &rows[k]
+		b, e := analyze.Interval(r, max(mx, r.LifeBegin))
+		f := int32(0)
+		if marks[r.Key()] {
+			f |= FlagConflict
+		}
+		if r.Reuse == 0 {
+			f |= FlagNoReuse
+		}
+		if r.ZeroCopy != 0 {
+			f |= FlagZeroCopy
+		}
+		if r.IsRef != 0 {
+			f |= FlagIsRef
+		}
+		if analyze.IsInfinite(r.LifeEnd) {
+			f |= FlagForever
+		}
+		rs[k] = mapRect{row: int32(k), color: colorOf(k), flags: f, stream: int32(r.Stream),
+			x0: b, x1: e + 1, y0: r.Offset, y1: r.Offset + r.Size}
+	}
+	extent(meta, rs)
+	meta.MaxOffset = max(meta.MaxOffset, g.MemorySize)
+	return meta, encodeMap(rs, func(b []byte, k int32) []byte {
+		r := &rows[k]
+		b = append(append(append(append(b, r.Node...), ':'), r.Kind...), ':')
+		return append(append(strconv.AppendInt(b, r.Index, 10), '\n'), r.OpType...)
+	}), nil
+}
+
+// PoolMap returns the map of pool i of slot: one rectangle per allocation,
+// x = the pool's allocation clock [begin, end), y = the block's address
+// above the pool's lowest one. Blocks never freed run to the end.
+func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	run := s.runs[slot]
+	if run == nil {
+		return nil, nil, ErrNoRun
+	}
+	if i < 0 || i >= len(run.Report.Pools) {
+		return nil, nil, fmt.Errorf("no pool %d", i)
+	}
+	p := run.Report.Pools[i]
+	rows := p.Rows
+	meta := &MapMeta{N: len(rows), Subject: "pool", ColorBy: "kernel", PeakStep: -1, PeakLive: p.PeakLive}
+	legend, colorOf := legendOf(len(rows), func(k int) (string, int64) { return rows[k].Kernel, rows[k].Size })
+	meta.Legend = legend
+	addr := make([]int64, len(rows))
+	base := int64(math.MaxInt64)
+	var end, theory int64
+	for k := range rows {
+		a, err := strconv.ParseUint(strings.TrimPrefix(rows[k].Address, "0x"), 16, 63)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pool %s: address %q: %v", p.Allocator, rows[k].Address, err)
+		}
+		addr[k] = int64(a)
+		base = min(base, addr[k])
+		if rows[k].End < model.LifeMax {
+			end = max(end, rows[k].End)
+		}
+		end = max(end, rows[k].Begin+1)
+		if rows[k].Theory > theory {
+			theory, meta.PeakStep = rows[k].Theory, rows[k].Begin
+		}
+	}
+	meta.Base = base
+	rs := make([]mapRect, len(rows))
+	for k := range rows {
+		r := &rows[k]
+		x1, f := r.End, int32(0)
+		if x1 >= model.LifeMax {
+			x1, f = end, FlagForever
+		}
+		rs[k] = mapRect{row: int32(k), color: colorOf(k), flags: f, stream: int32(r.Stream),
+			x0: r.Begin, x1: max(x1, r.Begin+1), y0: addr[k] - base, y1: addr[k] - base + r.Size}
+	}
+	extent(meta, rs)
+	return meta, encodeMap(rs, func(b []byte, k int32) []byte {
+		r := &rows[k]
+		return append(append(append(append(append(b, r.Node...), " @"...), r.Address...), '\n'), r.Kernel...)
+	}), nil
+}
+
+func extent(meta *MapMeta, rs []mapRect) {
+	for _, r := range rs {
+		meta.MaxStep = max(meta.MaxStep, r.x1)
+		meta.MaxOffset = max(meta.MaxOffset, r.y1)
+	}
+}
+
+// encodeMap lays the rectangles out for the page (memmap.js), conflicts
+// last and otherwise grouped by colour, so the canvas changes fillStyle
+// rarely. Layout (little-endian), for N rectangles:
+//
+//	[0, 32N)       Float64 x0, x1, y0, y1 per rectangle
+//	[32N, 48N)     Int32 row index, colour index, flags, stream
+//	[48N, 52N+4)   Uint32 label offsets (N+1) into the label bytes
+//	[52N+4, ...)   UTF-8 labels "name\nkind", appended by label(dst, row)
+func encodeMap(rs []mapRect, label func([]byte, int32) []byte) []byte {
+	slices.SortStableFunc(rs, func(a, b mapRect) int {
+		return cmp.Or(cmp.Compare(a.flags&FlagConflict, b.flags&FlagConflict), cmp.Compare(a.color, b.color))
+	})
+	n := len(rs)
+	buf := make([]byte, 52*n+4, 52*n+4+32*n)
+	le := binary.LittleEndian
+	text := buf[52*n+4:]
+	for k, r := range rs {
+		for j, v := range []int64{r.x0, r.x1, r.y0, r.y1} {
+			le.PutUint64(buf[32*k+8*j:], math.Float64bits(float64(v)))
+		}
+		for j, v := range []int32{r.row, r.color, r.flags, r.stream} {
+			le.PutUint32(buf[32*n+16*k+4*j:], uint32(v))
+		}
+		le.PutUint32(buf[48*n+4*k:], uint32(len(text)))
+		text = label(text, r.row)
+	}
+	le.PutUint32(buf[48*n+4*n:], uint32(len(text)))
+	return append(buf, text...)
+}
+
+// legendOf ranks the names of n items by the bytes they occupy and gives
+// the first MapColors-1 their own colour; item k has name and size of(k).
+func legendOf(n int, of func(k int) (string, int64)) ([]string, func(k int) int32) {
+	bytes := map[string]int64{}
+	for k := 0; k < n; k++ {
+		name, size := of(k)
+		bytes[name] += size
+	}
+	names := make([]string, 0, len(bytes))
+	for k := range bytes {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(bytes[b], bytes[a]), cmp.Compare(a, b)) })
+	if len(names) > MapColors {
+		names = append(names[:MapColors-1:MapColors-1], "other")
+	}
+	index := make(map[string]int32, len(names))
+	for k, nm := range names {
+		index[nm] = int32(k)
+	}
+	other := int32(len(names) - 1)
+	return names, func(k int) int32 {
+		name, _ := of(k)
+		if c, ok := index[name]; ok {
+			return c
+		}
+		return other
+	}
+}

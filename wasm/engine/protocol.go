@@ -1,0 +1,29 @@
+package engine
+
+import (
+	"time"
+
+	"imas/core"
+)
+
+// The page and the engine exchange plain objects over postMessage:
+//
+//	request  {id, op, arg: JSON text, files?: [{file: File, name}]}
+//	reply    {id, kind: "progress" | "done" | "error", json: JSON text, buf?: ArrayBuffer}
+//
+// ops: analyze (files into arg.slot; progress replies, then a View), cancel
+// (arg.target: the analyze request), view, graph, tensors (arg.query), tensor,
+// find, diff, map and poolmap (JSON MapMeta + buffer), and output (JSON
+// mime + buffer). The
+// engine first posts {kind: "ready"}. Buffers are transferred, not copied.
+
+// Progress is what an analysis reports while it reads.
+type Progress struct {
+	core.Progress
+	Read    int64   `json:"read"`  // input bytes consumed (as given, before decompression)
+	Total   int64   `json:"total"` // input bytes in all files
+	Seconds float64 `json:"seconds"`
+}
+
+// progressEvery spaces progress messages: each one costs the page a render.
+const progressEvery = 100 * time.Millisecond

@@ -1,0 +1,169 @@
+//go:build js && wasm
+
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"syscall/js"
+	"time"
+
+	"imas/core"
+	"imas/core/input"
+)
+
+type server struct {
+	port   js.Value
+	s      *Session
+	cancel sync.Map // request id → context.CancelFunc of a running analysis
+}
+
+// Serve answers requests arriving on port — the worker's global scope, or
+// one end of a MessageChannel when the engine runs in the page's thread —
+// and never returns.
+func Serve(port js.Value) {
+	sv := &server{port: port, s: NewSession()}
+	port.Set("onmessage", js.FuncOf(func(_ js.Value, a []js.Value) any {
+		// Handlers await promises (file reads), so they must not run on
+		// the JS callback's stack.
+		go sv.handle(a[0].Get("data"))
+		return nil
+	}))
+	if port.Get("start").Type() == js.TypeFunction {
+		port.Call("start") // a MessagePort delivers only once started
+	}
+	port.Call("postMessage", map[string]any{"kind": "ready"})
+	select {}
+}
+
+func (sv *server) reply(id int, kind string, v any, buf js.Value) {
+	text, err := json.Marshal(v)
+	if err != nil {
+		kind, text = "error", []byte(fmt.Sprintf("%q", err.Error()))
+	}
+	msg := map[string]any{"id": id, "kind": kind, "json": string(text)}
+	if buf.Truthy() {
+		msg["buf"] = buf
+		sv.port.Call("postMessage", msg, []any{buf})
+		return
+	}
+	sv.port.Call("postMessage", msg)
+}
+
+func (sv *server) handle(req js.Value) {
+	id := req.Get("id").Int()
+	op := req.Get("op").String()
+	var arg struct {
+		Slot   string       `json:"slot"`
+		Graph  int          `json:"graph"`
+		Pool   int          `json:"pool"`
+		Row    int          `json:"row"`
+		Key    string       `json:"key"`
+		Name   string       `json:"name"`
+		Color  string       `json:"color"`
+		Target int          `json:"target"` // request id to cancel
+		Query  *TensorQuery `json:"query"`
+	}
+	if a := req.Get("arg"); a.Type() == js.TypeString {
+		if err := json.Unmarshal([]byte(a.String()), &arg); err != nil {
+			sv.reply(id, "error", err.Error(), js.Undefined())
+			return
+		}
+	}
+	if op == "cancel" {
+		if c, ok := sv.cancel.Load(arg.Target); ok {
+			c.(context.CancelFunc)()
+		}
+		return
+	}
+	if op == "analyze" {
+		sv.analyze(id, arg.Slot, req.Get("files"))
+		return
+	}
+	var out any
+	buf := js.Undefined()
+	var err error
+	switch op {
+	case "view":
+		out, err = sv.s.View(arg.Slot)
+	case "tensors":
+		if arg.Query == nil {
+			err = fmt.Errorf("tensors: no query")
+			break
+		}
+		out, err = sv.s.Tensors(*arg.Query)
+	case "graph":
+		out, err = sv.s.Graph(arg.Slot, arg.Graph)
+	case "tensor":
+		out, err = sv.s.Tensor(arg.Slot, arg.Graph, arg.Row)
+	case "find":
+		out, err = sv.s.Find(arg.Slot, arg.Graph, arg.Key)
+	case "map":
+		var b []byte
+		out, b, err = sv.s.Map(arg.Slot, arg.Graph, arg.Color)
+		if err == nil {
+			buf = bufferOf(b)
+		}
+	case "diff":
+		out, err = sv.s.Diff()
+	case "poolmap":
+		var b []byte
+		out, b, err = sv.s.PoolMap(arg.Slot, arg.Pool)
+		if err == nil {
+			buf = bufferOf(b)
+		}
+	case "output":
+		var b []byte
+		var mime string
+		b, mime, err = sv.s.Output(arg.Slot, arg.Name)
+		if err == nil {
+			out, buf = mime, bufferOf(b)
+		}
+	default:
+		err = fmt.Errorf("unknown request %q", op)
+	}
+	if err != nil {
+		sv.reply(id, "error", err.Error(), js.Undefined())
+		return
+	}
+	sv.reply(id, "done", out, buf)
+}
+
+func (sv *server) analyze(id int, slot string, files js.Value) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sv.cancel.Store(id, cancel)
+	defer func() {
+		sv.cancel.Delete(id)
+		cancel()
+	}()
+	var read atomic.Int64
+	var srcs []input.Source
+	p := Progress{}
+	for i := 0; i < files.Length(); i++ {
+		f := files.Index(i)
+		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &read))
+		p.Total += srcs[i].Size
+	}
+	start := time.Now()
+	last := start
+	_, err := sv.s.Analyze(ctx, slot, srcs, func(cp core.Progress) {
+		if now := time.Now(); now.Sub(last) >= progressEvery {
+			last = now
+			p.Progress, p.Read, p.Seconds = cp, read.Load(), now.Sub(start).Seconds()
+			sv.reply(id, "progress", p, js.Undefined())
+		}
+	})
+	if err != nil {
+		sv.reply(id, "error", err.Error(), js.Undefined())
+		return
+	}
+	v, err := sv.s.View(slot)
+	if err != nil {
+		sv.reply(id, "error", err.Error(), js.Undefined())
+		return
+	}
+	sv.reply(id, "done", v, js.Undefined())
+}

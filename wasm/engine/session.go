@@ -1,0 +1,182 @@
+// Package engine is the analysing half of the page. It runs core.Analyze on
+// the files the page hands over, keeps the reports, and answers the UI's
+// queries: a trimmed view of a report, pages of the tensor table, the
+// memory-map rectangles, tensor details, output files and the diff.
+//
+// Everything here is plain Go and tested natively; serve_js.go and
+// client_js.go carry the queries over postMessage between the page and a
+// Web Worker (or, for comparison, a MessageChannel in the page's thread).
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"imas/core"
+	"imas/core/export"
+	"imas/core/input"
+	"imas/core/model"
+)
+
+// Slots name the runs a session holds: the analysed logs, and the baseline
+// they are compared with.
+const (
+	SlotRun  = "run"
+	SlotBase = "base"
+)
+
+// Run is one analysed (or loaded) set of logs.
+type Run struct {
+	Report  *model.Report
+	Inputs  []string // names as the user gave them
+	Bytes   int64    // input bytes as given (compressed size for archives)
+	Seconds float64  // wall time of the analysis
+	Loaded  bool     // read from a saved report.json rather than logs
+}
+
+// Session holds the runs and the per-graph caches of the tensor table. It is
+// safe for concurrent use: queries on one run go on while another is read.
+type Session struct {
+	mu     sync.Mutex
+	runs   map[string]*Run
+	orders map[orderKey][]int32
+	marks  map[graphRef]map[string]bool // tensor keys in conflicts
+}
+
+type graphRef struct {
+	slot  string
+	graph int
+}
+
+type orderKey struct {
+	graphRef
+	sort string
+}
+
+// NewSession returns an empty session.
+func NewSession() *Session {
+	return &Session{runs: map[string]*Run{}, orders: map[orderKey][]int32{}, marks: map[graphRef]map[string]bool{}}
+}
+
+// ErrNoRun is returned by queries on a slot that holds nothing.
+var ErrNoRun = errors.New("nothing analysed yet")
+
+// Run returns the run in slot, or nil.
+func (s *Session) Run(slot string) *Run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runs[slot]
+}
+
+// Analyze reads srcs into slot, replacing what was there. One source whose
+// name ends in .json is read as a saved report.json instead of logs.
+func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source, progress func(core.Progress)) (*Run, error) {
+	if slot != SlotRun && slot != SlotBase {
+		return nil, fmt.Errorf("unknown slot %q", slot)
+	}
+	start := time.Now()
+	run := &Run{}
+	for _, src := range srcs {
+		run.Inputs = append(run.Inputs, src.Name)
+		run.Bytes += max(src.Size, 0)
+	}
+	var err error
+	if len(srcs) == 1 && strings.HasSuffix(strings.ToLower(srcs[0].Name), ".json") {
+		run.Report, err = loadReport(srcs[0])
+		run.Loaded = true
+	} else {
+		run.Report, err = core.Analyze(ctx, srcs, core.Options{Progress: progress})
+	}
+	if err != nil {
+		return nil, err
+	}
+	run.Seconds = time.Since(start).Seconds()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.drop(slot)
+	s.runs[slot] = run
+	return run, nil
+}
+
+// loadReport reads a report.json written by imas.
+func loadReport(src input.Source) (*model.Report, error) {
+	rc, err := src.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var rep model.Report
+	if err := json.NewDecoder(rc).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("%s: not a report.json: %v", src.Name, err)
+	}
+	if rep.Schema != model.Schema {
+		return nil, fmt.Errorf("%s: schema %q, want %q", src.Name, rep.Schema, model.Schema)
+	}
+	return &rep, nil
+}
+
+// drop forgets slot and its caches.
+func (s *Session) drop(slot string) {
+	delete(s.runs, slot)
+	for k := range s.orders {
+		if k.slot == slot {
+			delete(s.orders, k)
+		}
+	}
+	for k := range s.marks {
+		if k.slot == slot {
+			delete(s.marks, k)
+		}
+	}
+}
+
+func (s *Session) graph(slot string, i int) (*model.Graph, error) {
+	run := s.runs[slot]
+	if run == nil {
+		return nil, ErrNoRun
+	}
+	if i < 0 || i >= len(run.Report.Graphs) {
+		return nil, fmt.Errorf("no graph %d", i)
+	}
+	return run.Report.Graphs[i], nil
+}
+
+// conflicted returns the tensor keys that take part in a conflict of graph i.
+func (s *Session) conflicted(slot string, i int, g *model.Graph) map[string]bool {
+	ref := graphRef{slot, i}
+	if m, ok := s.marks[ref]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	for _, c := range g.Conflicts {
+		m[c.A], m[c.B] = true, true
+	}
+	s.marks[ref] = m
+	return m
+}
+
+// Output writes the report file name of slot (see export.Outputs).
+func (s *Session) Output(slot, name string) (data []byte, mime string, err error) {
+	s.mu.Lock()
+	run := s.runs[slot]
+	s.mu.Unlock()
+	if run == nil {
+		return nil, "", ErrNoRun
+	}
+	for _, o := range export.Outputs() {
+		if o.Name == name {
+			var b bytes.Buffer
+			if err := o.Write(&b, run.Report); err != nil {
+				return nil, "", err
+			}
+			return b.Bytes(), o.Mime, nil
+		}
+	}
+	return nil, "", fmt.Errorf("no output %q", name)
+}
