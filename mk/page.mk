@@ -7,12 +7,17 @@ PAGE := $(CURDIR)/public/imas.html
 .PHONY: page test-page bench-page
 TEST_DEPS += test-page
 
+# "make build" is the CLI and the page; the page first, as imas embeds public/.
+build: page
+
 page:
 	./build.sh
 
-# The tests read the page named by IMAS_PAGE; without it they skip, so that
+# "make vet" cannot see the js/wasm-only files; they are vetted here. The
+# tests read the page named by IMAS_PAGE; without it they skip, so that
 # "go test ./..." never tests a stale build.
 test-page: page
+	GOOS=js GOARCH=wasm $(GO) vet ./ui ./wasm/app ./wasm/engine
 	IMAS_PAGE=$(PAGE) $(GO) test -count=1 -timeout 15m ./ui ./wasm/engine ./tools/mkhtml ./internal/pagetest
 
 bench-page: page

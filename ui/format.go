@@ -38,7 +38,11 @@ func Rate(bytes int64, seconds float64) string {
 	if seconds <= 0 {
 		return "–"
 	}
-	return strconv.FormatFloat(float64(bytes)/1e6/seconds, 'f', 0, 64) + " MB/s"
+	r := float64(bytes) / 1e6 / seconds
+	if r < 10 {
+		return strconv.FormatFloat(r, 'f', 1, 64) + " MB/s"
+	}
+	return strconv.FormatFloat(r, 'f', 0, 64) + " MB/s"
 }
 
 // ProgressText is the line under the progress bar: what has been read and

@@ -2,7 +2,8 @@ package ui
 
 import "github.com/vugu/vugu"
 
-// Root is the page.
+// Root is the page. While logs are read it shows only the progress: every
+// progress message re-renders the page, which must then be small.
 type Root struct {
 	S *State
 }

@@ -40,6 +40,9 @@ func TestProgressText(t *testing.T) {
 	if ETA(engine.Progress{Total: 10}) != -1 || ETA(p) != 1500*time.Millisecond {
 		t.Errorf("ETA: %v, %v", ETA(engine.Progress{Total: 10}), ETA(p))
 	}
+	if Rate(470_000, 1) != "0.5 MB/s" || Rate(1, 0) != "–" {
+		t.Errorf("Rate: %q %q", Rate(470_000, 1), Rate(1, 0))
+	}
 	if Percent(p) != 25 || Percent(engine.Progress{}) != 0 {
 		t.Errorf("Percent %v", Percent(p))
 	}

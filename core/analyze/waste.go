@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -172,7 +173,9 @@ type liveItem struct{ begin, end, bytes int64 }
 func watermark(items []liveItem) (peak, step int64) {
 	var hi int64
 	for _, it := range items {
-		if it.begin < 0 {
+		// Only well-formed steps index the array; a hostile log can print
+		// any int64 (end+1 would wrap at the largest).
+		if it.begin < 0 || it.begin > it.end || it.end == math.MaxInt64 {
 			hi = -1
 			break
 		}
