@@ -24,5 +24,5 @@ run-worker: worker
 test-worker: worker
 	IMAS_WORKER_DIR=$(CURDIR)/$(WORKER_DIR) $(GO) test -count=1 -run '^TestWorkerd' ./wasm/edge
 
-serve: cli
+serve: page cli
 	./bin/imas serve
