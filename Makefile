@@ -21,8 +21,8 @@ cli:
 build: cli
 
 demo: cli
-	./bin/imas total testdata/samples/mixed
-	./bin/imas report -o mem_report testdata/samples/mixed
+	./bin/imas total testdata/samples/mixed/*.log
+	./bin/imas report -o mem_report testdata/samples/mixed/*.log
 
 vet:
 	$(GO) vet ./...
