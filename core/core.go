@@ -12,7 +12,6 @@ import (
 	"iter"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -98,9 +97,24 @@ type fileState struct {
 type chunkResult struct {
 	lines      int64
 	candidates int64
-	records    []gelog.Record
 	rejected   int64
-	overlong   []overlong
+	// items lists the chunk's records in line order. "[IMAS]Set" rows, the
+	// bulk of every log, wait for the merge on the compact tape; the other
+	// records in records.
+	items    []item
+	tape     []byte
+	records  []gelog.Record
+	overlong []overlong
+	base     int64 // lines of the file before this chunk (set by finish)
+	hints    map[model.HintKey]model.Hint
+}
+
+// item is one record of a chunk: ref >= 0 is the offset of a row on the
+// tape, ref < 0 is ^index into records.
+type item struct {
+	time int64
+	line int64 // in the chunk
+	ref  int64
 }
 
 type overlong struct {
@@ -236,7 +250,8 @@ func (p *pipeline) finish() (*model.Report, error) {
 	for _, d := range p.diags {
 		b.Diag(d)
 	}
-	var streams [][]gelog.Record
+	var streams []fileStream
+	hints := map[model.HintKey]model.Hint{}
 	for i, f := range p.files {
 		fi := model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}
 		if f.readErr != nil {
@@ -252,18 +267,21 @@ func (p *pipeline) finish() (*model.Report, error) {
 			b.Diag(model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
 			continue
 		}
-		n := 0
-		for _, r := range f.results {
-			if r != nil {
-				n += len(r.records)
-			}
-		}
-		recs := make([]gelog.Record, 0, n)
+		var chunks []*chunkResult
 		var base int64
 		for _, r := range f.results {
 			if r == nil {
 				continue
 			}
+			r.base = base
+			for k, h := range r.hints {
+				t := hints[k]
+				t.Rows += h.Rows
+				t.Summaries[0] += h.Summaries[0]
+				t.Summaries[1] += h.Summaries[1]
+				hints[k] = t
+			}
+			r.hints = nil
 			for _, rec := range r.records {
 				gelog.M(rec).Line += base
 			}
@@ -271,20 +289,21 @@ func (p *pipeline) finish() (*model.Report, error) {
 				b.Diag(model.Diagnostic{Path: f.path, Line: o.line + base, Reason: "line-too-long",
 					Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), p.opt.MaxLine), Text: o.text})
 			}
-			recs = append(recs, r.records...)
 			fi.Lines += r.lines
 			fi.Candidates += r.candidates
 			fi.Rejected += r.rejected
 			base += r.lines
+			if len(r.items) > 0 {
+				chunks = append(chunks, r)
+			}
 		}
 		fi.Records = fi.Candidates - fi.Rejected
-		_ = i
 		rep.Inputs.Files = append(rep.Inputs.Files, fi)
 		rep.Inputs.Lines += fi.Lines
 		rep.Inputs.Candidates += fi.Candidates
 		rep.Inputs.Rejected += fi.Rejected
 		rep.Inputs.Records += fi.Records
-		streams = append(streams, recs)
+		streams = append(streams, fileStream{file: int32(i), chunks: chunks})
 		f.results = nil
 	}
 	if rep.Inputs.Files == nil {
@@ -293,6 +312,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 	if rep.Inputs.Duplicates == nil {
 		rep.Inputs.Duplicates = []string{}
 	}
+	b.SizeHints(hints)
 	mergeByTime(streams, b.Add)
 	b.Finish()
 	analyze.All(rep)
@@ -329,6 +349,11 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	cand := gelog.CandidateLines(data, nil)
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
+	var set gelog.SetRow
+	// Sized for the usual mix (~40 tape bytes per row) so that neither grows.
+	r.items = make([]item, 0, len(cand))
+	r.tape = make([]byte, 0, len(cand)*48)
+	r.hints = map[model.HintKey]model.Hint{}
 	line, pos := int64(1), 0 // line number of the line starting at pos
 	lineAt := func(start int) int64 {
 		line += int64(bytes.Count(data[pos:start], []byte{'\n'}))
@@ -375,13 +400,38 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 		}
 		r.candidates++
 		ok := plog.Parse(l, &env)
-		rec := gelog.Parse(&env, ok, l, gelog.Meta{File: file, Line: n})
-		if _, bad := rec.(*gelog.Reject); bad {
-			r.rejected++
+		rec := gelog.ParseInto(&env, ok, l, gelog.Meta{File: file, Line: n}, &set)
+		it := item{time: gelog.M(rec).Time, line: n}
+		if rec == gelog.Record(&set) {
+			it.ref = int64(len(r.tape))
+			r.tape = gelog.AppendRow(r.tape, &set)
+			k := model.HintKey{PID: set.PID, Graph: set.Graph, MemType: set.MemType}
+			h := r.hints[k]
+			h.Rows++
+			r.hints[k] = h
+		} else {
+			if a, ok := rec.(*gelog.AfterAssign); ok {
+				k := model.HintKey{PID: a.PID, Graph: a.Graph, MemType: a.MemType}
+				h := r.hints[k]
+				h.Summaries[b01(a.Event)]++
+				r.hints[k] = h
+			}
+			if _, bad := rec.(*gelog.Reject); bad {
+				r.rejected++
+			}
+			it.ref = ^int64(len(r.records))
+			r.records = append(r.records, rec)
 		}
-		r.records = append(r.records, rec)
+		r.items = append(r.items, it)
 	}
 	return r
+}
+
+func b01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 type longLine struct{ start, size int }
@@ -411,26 +461,50 @@ func longLines(data []byte, maxLine int, cut []int) []longLine {
 	return out
 }
 
+// fileStream is the parsed chunks of one input file, in order.
+type fileStream struct {
+	file   int32
+	chunks []*chunkResult
+}
+
 // mergeByTime feeds records of all files in timestamp order, keeping each
 // file's own order (a record without a timestamp keeps its predecessor's).
-// Ties go to the earlier file, so the result is deterministic.
-func mergeByTime(streams [][]gelog.Record, add func(gelog.Record)) {
+// Ties go to the earlier file, so the result is deterministic. Tape rows are
+// decoded into one reused SetRow: add must not keep the record.
+func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 	h := &recHeap{}
-	for i, s := range streams {
-		if len(s) > 0 {
-			heap.Push(h, &cursor{recs: s, file: i, t: gelog.M(s[0]).Time})
+	for _, s := range streams {
+		if len(s.chunks) > 0 {
+			heap.Push(h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
 		}
 	}
+	rd := gelog.NewTapeReader()
+	var row gelog.SetRow
 	for h.Len() > 0 {
 		c := (*h)[0]
-		add(c.recs[c.pos])
-		c.recs[c.pos] = nil // let the record go as soon as the model has it
-		c.pos++
-		if c.pos == len(c.recs) {
-			heap.Pop(h)
-			continue
+		ch := c.chunks[c.ci]
+		it := ch.items[c.ii]
+		if it.ref < 0 {
+			rec := ch.records[^it.ref]
+			ch.records[^it.ref] = nil // let the record go as soon as the model has it
+			add(rec)
+		} else {
+			m := gelog.Meta{File: c.file, Line: it.line + ch.base, Time: it.time}
+			if _, err := rd.Read(ch.tape, int(it.ref), &row, m); err != nil {
+				add(gelog.Rejectf(m, nil, "internal-error", err.Error()))
+			} else {
+				add(&row)
+			}
 		}
-		if t := gelog.M(c.recs[c.pos]).Time; t != 0 {
+		if c.ii++; c.ii == len(ch.items) {
+			c.chunks[c.ci] = nil
+			c.ci, c.ii = c.ci+1, 0
+			if c.ci == len(c.chunks) {
+				heap.Pop(h)
+				continue
+			}
+		}
+		if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
 			c.t = t
 		}
 		heap.Fix(h, 0)
@@ -438,10 +512,9 @@ func mergeByTime(streams [][]gelog.Record, add func(gelog.Record)) {
 }
 
 type cursor struct {
-	recs []gelog.Record
-	pos  int
-	file int
-	t    int64
+	fileStream
+	ci, ii int // chunk, item
+	t      int64
 }
 
 type recHeap []*cursor
@@ -461,5 +534,3 @@ func (h *recHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
-
-var _ = sort.Strings

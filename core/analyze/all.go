@@ -1,8 +1,17 @@
 package analyze
 
-import "imas/core/model"
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
 
-// All runs every analysis on a freshly built report.
+	"imas/core/model"
+)
+
+// All runs every analysis on a freshly built report. Graphs are analysed in
+// parallel: each analysis writes only its own graph and reads its siblings'
+// rows, and diagnostics are added in graph order, so the result does not
+// depend on scheduling.
 func All(rep *model.Report) {
 	type inst struct{ pid, graph string }
 	byInst := map[inst][]*model.Graph{}
@@ -10,21 +19,60 @@ func All(rep *model.Report) {
 		k := inst{g.PID, g.Graph}
 		byInst[k] = append(byInst[k], g)
 	}
-	for _, g := range rep.Graphs {
+	siblings := func(g *model.Graph) []*model.Graph {
 		var sib []*model.Graph
 		for _, o := range byInst[inst{g.PID, g.Graph}] {
 			if o != g {
 				sib = append(sib, o)
 			}
 		}
-		for _, d := range Figures(g, sib...) {
+		return sib
+	}
+	diags := make([][]model.Diagnostic, len(rep.Graphs))
+	forEach(len(rep.Graphs), func(i int) {
+		g := rep.Graphs[i]
+		diags[i] = Figures(g, siblings(g)...)
+	})
+	for _, ds := range diags {
+		for _, d := range ds {
 			addDiag(rep, d)
 		}
 	}
-	for _, g := range rep.Graphs {
-		graphAnalyses(rep, g)
-	}
+	forEach(len(rep.Graphs), func(i int) {
+		g := rep.Graphs[i]
+		var sib []*model.Graph
+		if g.MemType == 2 {
+			// The graph's other memory types lay out their zero-copy
+			// blocks in the HBM area.
+			sib = siblings(g)
+		}
+		graphAnalyses(g, sib)
+	})
 	runtimeAnalyses(rep)
+}
+
+// forEach calls f(0..n-1) on up to GOMAXPROCS goroutines; items are handed
+// out one at a time, since graph sizes vary by orders of magnitude.
+func forEach(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // addDiag appends a diagnostic and counts it.

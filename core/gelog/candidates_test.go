@@ -2,20 +2,79 @@ package gelog
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
 
-func TestAnchorsCoverMarkers(t *testing.T) {
-	for _, m := range Markers {
-		found := false
-		for _, a := range Anchors() {
-			if strings.Contains(m, string(a)) {
-				found = true
+func TestPlanScanPinsEveryMarkerOnce(t *testing.T) {
+	for _, text := range []string{"", "plain noise", strings.Repeat("MMMM FFFF [IMAS] ", 5000), strings.Repeat("abcdefghijklmnopqrstuvwxyz", 3000)} {
+		seen := map[string]int{}
+		for _, g := range planScan([]byte(text)) {
+			for _, p := range g.markers {
+				if p.marker[p.off] != g.b {
+					t.Errorf("marker %q pinned at %d to %q", p.marker, p.off, g.b)
+				}
+				seen[string(p.marker)]++
 			}
 		}
-		if !found {
-			t.Errorf("marker %q has no anchor", m)
+		for _, m := range Markers {
+			if seen[m] != 1 {
+				t.Errorf("text %.20q: marker %q pinned %d times", text, m, seen[m])
+			}
+		}
+	}
+}
+
+// TestCandidateLinesRandom compares the scan with a line-by-line check on
+// random lines whose noise alphabet varies, so that the byte chosen for each
+// marker varies too, and on buffers longer than one scan block.
+func TestCandidateLinesRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabets := []string{"abc [IMAS MAS] Malloc Free\n", "xyz 0123456789 ", "MMMMFFFFkkkk_svm ", "IMASKernelTraceFreeblock[]:; "}
+	for round := 0; round < 60; round++ {
+		alpha := alphabets[round%len(alphabets)]
+		nLines := 1 + rng.IntN(400)
+		if round%10 == 0 {
+			nLines = 9000 // > scanBlock
+		}
+		var lines []string
+		for i := 0; i < nLines; i++ {
+			var b strings.Builder
+			for n := rng.IntN(90); n > 0; n-- {
+				c := alpha[rng.IntN(len(alpha))]
+				if c == '\n' {
+					c = ' '
+				}
+				b.WriteByte(c)
+			}
+			if rng.IntN(8) == 0 {
+				m := Markers[rng.IntN(len(Markers))]
+				if rng.IntN(3) == 0 {
+					m = m[:rng.IntN(len(m))] // a cut marker is no marker
+				}
+				b.WriteString(m)
+			}
+			for n := rng.IntN(20); n > 0; n-- {
+				b.WriteByte(alpha[rng.IntN(len(alpha))%len(alpha)])
+			}
+			lines = append(lines, strings.ReplaceAll(b.String(), "\n", " "))
+		}
+		data := strings.Join(lines, "\n")
+		if rng.IntN(2) == 0 {
+			data += "\n"
+		}
+		var want []int
+		off := 0
+		for _, l := range strings.Split(data, "\n") {
+			if IsCandidate([]byte(l)) {
+				want = append(want, off)
+			}
+			off += len(l) + 1
+		}
+		got := CandidateLines([]byte(data), []int{-7})
+		if got[0] != -7 || fmt.Sprint(got[1:]) != fmt.Sprint(want) {
+			t.Fatalf("round %d: got %v\nwant %v", round, got, want)
 		}
 	}
 }

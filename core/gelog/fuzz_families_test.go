@@ -274,7 +274,7 @@ func imasAt(env *plog.Envelope, line []byte, m Meta) Record {
 	if i < 0 {
 		return nil
 	}
-	return parseIMAS(env, msg, i, m, line)
+	return parseIMAS(env, msg, i, m, line, nil)
 }
 
 func FuzzSet(f *testing.F) {

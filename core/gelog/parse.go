@@ -70,13 +70,20 @@ func EventKey(msg []byte) uint64 { return maphash.Bytes(eventSeed, msg) }
 // parsed envelope (ok = whether plog.Parse succeeded). Parse never returns
 // nil for a candidate line.
 func Parse(env *plog.Envelope, envOK bool, line []byte, m Meta) Record {
+	return ParseInto(env, envOK, line, m, nil)
+}
+
+// ParseInto is Parse that, when the line is an "[IMAS]Set" row, parses it
+// into *set and returns set, so that a caller that keeps rows in its own
+// form allocates nothing per row. set may be nil.
+func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow) Record {
 	m.PID, m.TID, m.Time, m.Event = env.PID, env.TID, env.Time, env.Event
 	msg := env.Msg
 	if !envOK {
 		return reject(m, line, "bad-envelope", "no plog header ([LEVEL] MODULE(pid,name):time)")
 	}
 	if i := bytes.Index(msg, []byte("[IMAS]")); i >= 0 {
-		if r := parseIMAS(env, msg, i, m, line); r != nil {
+		if r := parseIMAS(env, msg, i, m, line, set); r != nil {
 			return r
 		}
 	}
@@ -96,7 +103,7 @@ func Parse(env *plog.Envelope, envOK bool, line []byte, m Meta) Record {
 }
 
 // static-graph [IMAS] statements, keyed on the text after "[IMAS]".
-func parseIMAS(env *plog.Envelope, msg []byte, at int, m Meta, line []byte) Record {
+func parseIMAS(env *plog.Envelope, msg []byte, at int, m Meta, line []byte, set *SetRow) Record {
 	s := msg[at+len("[IMAS]"):]
 	has := func(p string) ([]byte, bool) {
 		if bytes.HasPrefix(s, []byte(p)) {
@@ -111,7 +118,7 @@ func parseIMAS(env *plog.Envelope, msg []byte, at int, m Meta, line []byte) Reco
 		return parseAtomicClean(r, m, line)
 	}
 	if r, ok := has("Set "); ok {
-		return parseSet(r, m, line)
+		return parseSet(r, m, line, set)
 	}
 	if r, ok := has("Continuous input : "); ok {
 		variant := "graph"

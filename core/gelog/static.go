@@ -11,8 +11,12 @@ import (
 
 // parseSet reads "[IMAS]Set <graph> name[..] ..." (block and buffer-pool
 // assigners, every generation since 2020-05).
-func parseSet(rest []byte, m Meta, line []byte) Record {
-	rec := parseSetRow(rest, m, line)
+// parseSet parses a "[IMAS]Set" row into dst (a new SetRow when nil).
+func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
+	if dst == nil {
+		dst = new(SetRow)
+	}
+	rec := parseSetRow(dst, rest, m, line)
 	if rj, ok := rec.(*Reject); ok {
 		// Keep the graph so that cut rows can be counted per graph.
 		if ni := bytes.Index(rest, []byte(" name[")); ni > 0 {
@@ -30,8 +34,8 @@ func parseSet(rest []byte, m Meta, line []byte) Record {
 	return rec
 }
 
-func parseSetRow(rest []byte, m Meta, line []byte) Record {
-	r := &SetRow{Meta: m, MemType: 2}
+func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
+	*r = SetRow{Meta: m, MemType: 2}
 	ni := bytes.Index(rest, []byte(" name["))
 	if ni < 0 {
 		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")

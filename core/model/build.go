@@ -24,6 +24,8 @@ type Builder struct {
 	// run-log/debug-log duplicate detection
 	events map[eventKey]eventSeen
 
+	hints map[HintKey]Hint
+
 	// families of issue "load- and run-time memory" keep their state here
 	other *otherState
 }
@@ -195,11 +197,47 @@ func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Gr
 	g := b.graphs[k]
 	if g == nil {
 		g = &Graph{PID: strconv.FormatInt(in.pid, 10), Graph: b.Intern(in.inst), MemType: memtype,
-			Logged: Logged{}, Conflicts: []Conflict{}, Rows: []Row{}, Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
+			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
 			File: file, Line: line, Seq: in.seq}
 		b.graphs[k] = g
 	}
 	return g
+}
+
+// HintKey names the rows of one graph name, all compilations together.
+type HintKey struct {
+	PID     int64
+	Graph   string
+	MemType int64
+}
+
+// Hint is what the parsers counted for a HintKey before the build.
+// AfterAssignMemory summaries are counted per channel (plain, GEEVENT):
+// GE prints each summary on both when the run log is on.
+type Hint struct {
+	Rows      int
+	Summaries [2]int
+}
+
+// SizeHints tells the builder how many rows each graph will get, so that
+// row slices are allocated once at their size instead of growing by
+// doubling: for big logs the growth copied every row twice over, on memory
+// the process touched for the first time. Hints only size allocations.
+func (b *Builder) SizeHints(h map[HintKey]Hint) { b.hints = h }
+
+// rowsFor returns the row slice of a new graph of instance in: its share of
+// the rows counted for the name, assuming every compilation of the name has
+// as many rows (they usually do; append grows the rest).
+func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
+	h := b.hints[HintKey{in.pid, in.name, memtype}]
+	if h.Rows == 0 {
+		return []Row{}
+	}
+	n := h.Rows
+	if k := max(h.Summaries[0], h.Summaries[1]); k > 1 {
+		n = (h.Rows + k - 1) / k
+	}
+	return make([]Row, 0, n)
 }
 
 // graphFor finds the graph a statement names, opening a new instance when a
