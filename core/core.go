@@ -142,10 +142,20 @@ type pipeline struct {
 	lines, cands, recs atomic.Int64
 	diags              []model.Diagnostic
 	prog               Progress
+	// finished files go to the consumer, which builds the model meanwhile
+	consume  chan *fileState
+	consumer *consumer
+	consumed chan struct{}
 }
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
-	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job, opt.Workers*2)}
+	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job, opt.Workers*2),
+		consume: make(chan *fileState, 64), consumed: make(chan struct{})}
+	p.consumer = newConsumer(p)
+	go func() {
+		defer close(p.consumed)
+		p.consumer.run(p.consume)
+	}()
 	for i := 0; i < opt.Workers; i++ {
 		p.wg.Add(1)
 		go func() {
@@ -200,6 +210,7 @@ func (p *pipeline) source(s input.Source) {
 			fs.readErr = err
 		}
 		p.dropIfDuplicate(fs)
+		p.consume <- fs
 		return p.ctx.Err()
 	}, func(d input.Diag) {
 		p.diags = append(p.diags, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail})
@@ -237,83 +248,44 @@ type content struct {
 func (p *pipeline) finish() (*model.Report, error) {
 	close(p.jobs)
 	p.wg.Wait()
+	close(p.consume)
+	<-p.consumed
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
 	}
-	paths := make([]string, len(p.files))
-	for i, f := range p.files {
-		paths[i] = f.path
+	c := p.consumer
+	b := c.b
+	if !c.inOrder {
+		b = model.NewBuilder(c.paths)
+		b.SizeHints(c.hints)
+		mergeByTime(c.streams, b.Add)
 	}
-	b := model.NewBuilder(paths)
 	rep := b.R
 	rep.Tool = "imas " + Version
+	// Input-level diagnostics come first, then those of the records.
+	recDiags := rep.Diagnostics
+	rep.Diagnostics = nil
 	for _, d := range p.diags {
 		b.Diag(d)
 	}
-	var streams []fileStream
-	hints := map[model.HintKey]model.Hint{}
-	for i, f := range p.files {
-		fi := model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}
-		if f.readErr != nil {
-			reason := "truncated-input"
-			if errors.Is(f.readErr, input.ErrBomb) {
-				reason = "bomb-limit"
-			}
-			fi.Error = f.readErr.Error()
-			b.Diag(model.Diagnostic{Path: f.path, Reason: reason, Detail: f.readErr.Error() + "; lines read before the error are used"})
+	rep.Inputs.Files = []model.FileInfo{}
+	rep.Inputs.Duplicates = []string{}
+	for _, f := range c.files {
+		for _, d := range f.diags {
+			b.Diag(d)
 		}
-		if f.duplicateOf != "" {
-			rep.Inputs.Duplicates = append(rep.Inputs.Duplicates, f.path)
-			b.Diag(model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
+		if f.duplicate {
+			rep.Inputs.Duplicates = append(rep.Inputs.Duplicates, f.info.Path)
 			continue
 		}
-		var chunks []*chunkResult
-		var base int64
-		for _, r := range f.results {
-			if r == nil {
-				continue
-			}
-			r.base = base
-			for k, h := range r.hints {
-				t := hints[k]
-				t.Rows += h.Rows
-				t.Summaries[0] += h.Summaries[0]
-				t.Summaries[1] += h.Summaries[1]
-				hints[k] = t
-			}
-			r.hints = nil
-			for _, rec := range r.records {
-				gelog.M(rec).Line += base
-			}
-			for _, o := range r.overlong {
-				b.Diag(model.Diagnostic{Path: f.path, Line: o.line + base, Reason: "line-too-long",
-					Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), p.opt.MaxLine), Text: o.text})
-			}
-			fi.Lines += r.lines
-			fi.Candidates += r.candidates
-			fi.Rejected += r.rejected
-			base += r.lines
-			if len(r.items) > 0 {
-				chunks = append(chunks, r)
-			}
-		}
-		fi.Records = fi.Candidates - fi.Rejected
+		fi := f.info
 		rep.Inputs.Files = append(rep.Inputs.Files, fi)
 		rep.Inputs.Lines += fi.Lines
 		rep.Inputs.Candidates += fi.Candidates
 		rep.Inputs.Rejected += fi.Rejected
 		rep.Inputs.Records += fi.Records
-		streams = append(streams, fileStream{file: int32(i), chunks: chunks})
-		f.results = nil
 	}
-	if rep.Inputs.Files == nil {
-		rep.Inputs.Files = []model.FileInfo{}
-	}
-	if rep.Inputs.Duplicates == nil {
-		rep.Inputs.Duplicates = []string{}
-	}
-	b.SizeHints(hints)
-	mergeByTime(streams, b.Add)
+	rep.Diagnostics = append(rep.Diagnostics, recDiags...)
 	b.Finish()
 	analyze.All(rep)
 	capDiagnostics(rep, p.opt.MaxDiagnostics)
@@ -484,17 +456,9 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 		c := (*h)[0]
 		ch := c.chunks[c.ci]
 		it := ch.items[c.ii]
+		feed(rd, &row, c.file, ch, it, add)
 		if it.ref < 0 {
-			rec := ch.records[^it.ref]
 			ch.records[^it.ref] = nil // let the record go as soon as the model has it
-			add(rec)
-		} else {
-			m := gelog.Meta{File: c.file, Line: it.line + ch.base, Time: it.time}
-			if _, err := rd.Read(ch.tape, int(it.ref), &row, m); err != nil {
-				add(gelog.Rejectf(m, nil, "internal-error", err.Error()))
-			} else {
-				add(&row)
-			}
 		}
 		if c.ii++; c.ii == len(ch.items) {
 			c.chunks[c.ci] = nil

@@ -29,16 +29,27 @@ func All(rep *model.Report) {
 		return sib
 	}
 	diags := make([][]model.Diagnostic, len(rep.Graphs))
+	type peak struct{ bytes, step int64 }
+	peaks := make([]peak, len(rep.Graphs))
 	forEach(len(rep.Graphs), func(i int) {
 		g := rep.Graphs[i]
-		diags[i] = Figures(g, siblings(g)...)
+		p := &peaks[i]
+		p.bytes, p.step = PeakStep(g.Rows)
+		diags[i] = figures(g, p.bytes, siblings(g))
 	})
 	for _, ds := range diags {
 		for _, d := range ds {
 			addDiag(rep, d)
 		}
 	}
-	forEach(len(rep.Graphs), func(i int) {
+	// The runtime analyses read graphs' rows only; they run as one more
+	// item, first since they are the biggest.
+	forEach(len(rep.Graphs)+1, func(i int) {
+		if i == 0 {
+			runtimeAnalyses(rep)
+			return
+		}
+		i--
 		g := rep.Graphs[i]
 		var sib []*model.Graph
 		if g.MemType == 2 {
@@ -46,9 +57,8 @@ func All(rep *model.Report) {
 			// blocks in the HBM area.
 			sib = siblings(g)
 		}
-		graphAnalyses(g, sib)
+		graphAnalyses(g, peaks[i].bytes, peaks[i].step, sib)
 	})
-	runtimeAnalyses(rep)
 }
 
 // forEach calls f(0..n-1) on up to GOMAXPROCS goroutines; items are handed

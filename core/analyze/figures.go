@@ -31,6 +31,13 @@ func IsInfinite(t int64) bool { return t >= model.LifeDefault }
 // the graph's other memory types (zero-copy blocks of every memory type are
 // laid out in the HBM area, so HBM's zero_copy counts them all).
 func Figures(g *model.Graph, siblings ...*model.Graph) []model.Diagnostic {
+	peak, _ := PeakStep(g.Rows)
+	return figures(g, peak, siblings)
+}
+
+// figures is Figures given the graph's PeakReusable, which the other
+// analyses need too (it is a sort of every row).
+func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []model.Diagnostic {
 	f := &g.Figures
 	*f = model.Figures{}
 	streams := map[int64]struct{}{}
@@ -53,7 +60,7 @@ func Figures(g *model.Graph, siblings ...*model.Graph) []model.Diagnostic {
 	for _, p := range g.AtomicPieces {
 		f.Atomic += align512(p.RealSize)
 	}
-	f.TheoryMin = PeakReusable(g.Rows) + f.NoReuse + f.Atomic
+	f.TheoryMin = peakReusable + f.NoReuse + f.Atomic
 	f.Continuous = blockSum(g.Rows, func(r *model.Row) bool { return r.Continuous != 0 })
 	// zero_copy is an HBM figure: GE's AssignZeroCopyMemory lays graph
 	// input/output blocks out at the end of the HBM area, and GE prints 0

@@ -1,16 +1,33 @@
 package gelog
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Graph names, op types and block types repeat on every row; parsers on all
 // cores share one table so that each distinct name is allocated once. Each
 // interned name also has a small number, which lets the compact row tape
 // (tape.go) store a name in a byte or two.
+//
+// Lookups are on the hot path of every row, several per row, from every
+// core: they read an immutable snapshot without locking. The table itself
+// is under a mutex and is republished as a new snapshot once enough lookups
+// had to take the lock (amortised O(1) per lookup, whatever the input).
 var (
-	internMu   sync.RWMutex
-	internTab  = map[string]uint32{}
-	internList = []string{""} // id 0 is "not interned"
+	internMu     sync.Mutex
+	internTab    = map[string]uint32{}
+	internList   = []string{""} // id 0 is "not interned"
+	internMisses int            // lookups that took the lock since the last snapshot
+	internSnap   atomic.Pointer[internSnapshot]
 )
+
+type internSnapshot struct {
+	tab  map[string]uint32
+	list []string
+}
+
+const maxInterned = 1 << 16
 
 // internBytes returns a shared string for b. The table is bounded: past
 // maxInterned entries new names are simply allocated (hostile input cannot
@@ -19,26 +36,35 @@ func internBytes(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	internMu.RLock()
-	id, ok := internTab[string(b)]
-	var s string
-	if ok {
-		s = internList[id]
+	if snap := internSnap.Load(); snap != nil {
+		if id, ok := snap.tab[string(b)]; ok {
+			return snap.list[id]
+		}
 	}
-	internMu.RUnlock()
-	if ok {
-		return s
-	}
-	s = string(b)
 	internMu.Lock()
+	defer internMu.Unlock()
+	s := string(b)
 	if id, ok := internTab[s]; ok {
 		s = internList[id]
 	} else if len(internList) <= maxInterned {
 		internTab[s] = uint32(len(internList))
 		internList = append(internList, s)
 	}
-	internMu.Unlock()
+	internMisses++
+	if internMisses > len(internTab)/4+64 || internSnap.Load() == nil {
+		publishLocked()
+	}
 	return s
+}
+
+// publishLocked makes the table the new snapshot; internMu is held.
+func publishLocked() {
+	tab := make(map[string]uint32, len(internTab))
+	for k, v := range internTab {
+		tab[k] = v
+	}
+	internSnap.Store(&internSnapshot{tab: tab, list: internList})
+	internMisses = 0
 }
 
 // internID returns the number of an interned string, or 0.
@@ -46,22 +72,24 @@ func internID(s string) uint32 {
 	if s == "" {
 		return 0
 	}
-	internMu.RLock()
-	id := internTab[s]
-	internMu.RUnlock()
-	return id
+	if snap := internSnap.Load(); snap != nil {
+		if id, ok := snap.tab[s]; ok {
+			return id
+		}
+	}
+	internMu.Lock()
+	defer internMu.Unlock()
+	return internTab[s]
 }
 
 // interned returns the table of interned names by number. Names are only
 // ever appended, so the slice stays valid for every number handed out
 // before the call.
 func interned() []string {
-	internMu.RLock()
-	defer internMu.RUnlock()
+	internMu.Lock()
+	defer internMu.Unlock()
 	return internList
 }
-
-const maxInterned = 1 << 16
 
 func internGraph(b []byte) string { return internBytes(b) }
 func internOp(b []byte) string    { return internBytes(b) }

@@ -1,6 +1,9 @@
 package gelog
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // kv is one "key[value]" field of a message.
 type kv struct {
@@ -40,26 +43,91 @@ func (l *kvList) tokenize(msg []byte) {
 	}
 }
 
-// get returns the first field named key.
-func (l *kvList) get(key string) (val []byte, ok, closed bool) {
-	for i := 0; i < l.n; i++ {
-		if string(l.a[i].key) == key {
-			return l.a[i].val, true, l.a[i].closed
-		}
-	}
-	return nil, false, false
+// setKeys are the fields of a "[IMAS]Set" row, looked up by index after one
+// pass over the fields (a lookup per key by name was a tenth of a row's
+// parsing time).
+var setKeys = [...]string{"optype", "offset to", "size", "realsize", "streamid", "memtype", "noalignsize",
+	"life time begin", "life time end", "child", "isref", "batch", "block_type"}
+
+const (
+	kOptype = iota
+	kOffset
+	kSize
+	kRealSize
+	kStreamID
+	kMemType
+	kNoAlign
+	kLifeBegin
+	kLifeEnd
+	kChild
+	kIsRef
+	kBatch
+	kBlockType
+)
+
+// fieldIndex holds, per setKeys entry, the index of its first field (-1:
+// none), and the first tensor-kind field.
+type fieldIndex struct {
+	at       [len(setKeys)]int8
+	kind     int8
+	kindName string // one of tensorKinds
 }
 
-// kind returns the first tensor-kind field (output, workspace, ...).
-func (l *kvList) kind() (kind string, idx []byte, ok, closed bool) {
+// index finds the set-row fields in one pass.
+func (l *kvList) index() fieldIndex {
+	var x fieldIndex
+	for i := range x.at {
+		x.at[i] = -1
+	}
+	x.kind = -1
 	for i := 0; i < l.n; i++ {
-		for _, k := range tensorKinds {
-			if string(l.a[i].key) == k {
-				return k, l.a[i].val, true, l.a[i].closed
+		k := -1
+		switch string(l.a[i].key) {
+		case "optype":
+			k = kOptype
+		case "offset to":
+			k = kOffset
+		case "size":
+			k = kSize
+		case "realsize":
+			k = kRealSize
+		case "streamid":
+			k = kStreamID
+		case "memtype":
+			k = kMemType
+		case "noalignsize":
+			k = kNoAlign
+		case "life time begin":
+			k = kLifeBegin
+		case "life time end":
+			k = kLifeEnd
+		case "child":
+			k = kChild
+		case "isref":
+			k = kIsRef
+		case "batch":
+			k = kBatch
+		case "block_type":
+			k = kBlockType
+		case "output_desc", "output", "workspace", "input", "unknown": // tensorKinds
+			if x.kind < 0 {
+				x.kind = int8(i)
+				x.kindName = tensorKinds[slices.Index(tensorKinds, string(l.a[i].key))]
 			}
 		}
+		if k >= 0 && x.at[k] < 0 {
+			x.at[k] = int8(i)
+		}
 	}
-	return "", nil, false, false
+	return x
+}
+
+// field returns field i of an index (i < 0: absent).
+func (l *kvList) field(i int8) (val []byte, ok, closed bool) {
+	if i < 0 {
+		return nil, false, false
+	}
+	return l.a[i].val, true, l.a[i].closed
 }
 
 // trimKey trims spaces, commas and periods around a key (bytes.Trim with a

@@ -52,10 +52,14 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 	r.Node = string(name)
 	var f kvList
 	f.tokenize(msg[after:])
-	if v, ok, _ := f.get("optype"); ok {
+	x := f.index()
+	if v, ok, _ := f.field(x.at[kOptype]); ok {
 		r.OpType = internOp(v)
 	}
-	kind, idx, ok, closed := f.kind()
+	kind, idx, ok, closed := "", []byte(nil), false, false
+	if x.kind >= 0 {
+		kind, idx, ok, closed = x.kindName, f.a[x.kind].val, true, f.a[x.kind].closed
+	}
 	if !ok || !closed {
 		return reject(m, line, missingOrCut(line, "output/workspace index"), "tensor kind[index] missing")
 	}
@@ -64,12 +68,13 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 	if r.Index, e = parseInt(idx); e != numOK {
 		return badNum(m, line, kind, e)
 	}
-	need := []struct {
+	need := [...]struct {
 		key string
+		at  int8
 		dst *int64
-	}{{"offset to", &r.Offset}, {"size", &r.Size}, {"realsize", &r.RealSize}}
+	}{{"offset to", x.at[kOffset], &r.Offset}, {"size", x.at[kSize], &r.Size}, {"realsize", x.at[kRealSize], &r.RealSize}}
 	for _, nf := range need {
-		v, ok, closed := f.get(nf.key)
+		v, ok, closed := f.field(nf.at)
 		if !ok || !closed {
 			return reject(m, line, missingOrCut(line, nf.key), nf.key+"[...] missing")
 		}
@@ -80,7 +85,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 	if r.Offset < 0 || r.Size < 0 || r.RealSize < 0 {
 		return reject(m, line, "negative-value", "negative offset or size")
 	}
-	if v, ok, closed := f.get("streamid"); ok && closed {
+	if v, ok, closed := f.field(x.at[kStreamID]); ok && closed {
 		if r.Stream, e = streamID(v); e != numOK {
 			return badNum(m, line, "streamid", e)
 		}
@@ -88,17 +93,17 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 			r.StreamDesc = string(v) // keep "5--2" forms; plain numbers print from Stream
 		}
 	}
-	if v, ok, closed := f.get("memtype"); ok && closed {
+	if v, ok, closed := f.field(x.at[kMemType]); ok && closed {
 		if r.MemType, e = parseInt(v); e != numOK {
 			return badNum(m, line, "memtype", e)
 		}
 	}
-	if v, ok, closed := f.get("noalignsize"); ok && closed {
+	if v, ok, closed := f.field(x.at[kNoAlign]); ok && closed {
 		if r.NoAlign, e = parseInt(v); e != numOK {
 			return badNum(m, line, "noalignsize", e)
 		}
 	}
-	if v, ok, closed := f.get("life time begin"); ok {
+	if v, ok, closed := f.field(x.at[kLifeBegin]); ok {
 		if !closed {
 			return reject(m, line, "truncated", "cut inside life time begin[...]")
 		}
@@ -109,7 +114,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 		if !isDigits(v) {
 			r.LifeDesc[0] = string(v)
 		}
-		v, ok, closed = f.get("life time end")
+		v, ok, closed = f.field(x.at[kLifeEnd])
 		if !ok || !closed {
 			return reject(m, line, "truncated", "life time end[...] missing")
 		}
@@ -120,7 +125,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 			r.LifeDesc[1] = string(v)
 		}
 	}
-	if v, ok, closed := f.get("child"); ok && closed {
+	if v, ok, closed := f.field(x.at[kChild]); ok && closed {
 		n := 0
 		for len(v) > 0 {
 			if n == 5 {
@@ -139,7 +144,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 		}
 		r.ChildParts = n
 	}
-	v, ok, closed := f.get("isref")
+	v, ok, closed := f.field(x.at[kIsRef])
 	switch {
 	case ok && closed:
 		n, e := parseInt(v)
@@ -157,10 +162,10 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 			return reject(m, line, "truncated", "cut before isref[...]")
 		}
 	}
-	if v, ok, _ := f.get("batch"); ok && len(v) > 0 {
+	if v, ok, _ := f.field(x.at[kBatch]); ok && len(v) > 0 {
 		r.Batch = string(v)
 	}
-	if v, ok, _ := f.get("block_type"); ok && len(v) > 0 {
+	if v, ok, _ := f.field(x.at[kBlockType]); ok && len(v) > 0 {
 		r.BlockType = internOp(v)
 	}
 	return r

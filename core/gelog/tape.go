@@ -68,8 +68,7 @@ type TapeReader struct {
 	names []string
 }
 
-// NewTapeReader returns a reader for tapes written so far. Rows appended
-// after it was made may name strings it does not know.
+// NewTapeReader returns a reader of tapes.
 func NewTapeReader() *TapeReader { return &TapeReader{names: interned()} }
 
 var errTape = errors.New("gelog: damaged row tape")
@@ -123,7 +122,11 @@ func (t *TapeReader) name(d *decoder) string {
 	if v&1 == 0 {
 		return d.bytes(int(v >> 1))
 	}
-	if id := v >> 1; id < uint64(len(t.names)) {
+	id := v >> 1
+	if id >= uint64(len(t.names)) {
+		t.names = interned() // interned since the reader was made
+	}
+	if id < uint64(len(t.names)) {
 		return t.names[id]
 	}
 	d.err = errTape

@@ -78,3 +78,15 @@ func TestTapeDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestTapeReaderSeesLaterNames reads a row naming a string interned after
+// the reader was made.
+func TestTapeReaderSeesLaterNames(t *testing.T) {
+	rd := NewTapeReader()
+	r := SetRow{Graph: internGraph([]byte("graph interned after the reader")), Kind: "output"}
+	tape := AppendRow(nil, &r)
+	var got SetRow
+	if _, err := rd.Read(tape, 0, &got, Meta{}); err != nil || got.Graph != r.Graph {
+		t.Fatalf("got %q, %v", got.Graph, err)
+	}
+}

@@ -1,0 +1,180 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+
+	"imas/core/gelog"
+	"imas/core/input"
+	"imas/core/model"
+)
+
+// The model is built from the records of all files merged by time
+// (mergeByTime). Waiting for the last file before building leaves one core
+// idle for the whole build, so the consumer builds while the parsers run,
+// speculating that the files come in time order and do not overlap (plog
+// folders: one process's files rotated in time order). The speculation is
+// checked file by file with the exact condition under which the merge is a
+// concatenation; on the first file that breaks it the consumer stops
+// building, and finish builds again from the start with the merge. Records
+// are kept until the end either way (rows on the compact tape), so both paths
+// see the same data and give the same report.
+
+// speculate turns the in-order build on; tests turn it off to compare.
+var speculate = true
+
+// consumer takes finished files in read order.
+type consumer struct {
+	p     *pipeline
+	b     *model.Builder
+	paths []string // by file index, as far as files have arrived
+	hints map[model.HintKey]model.Hint
+
+	streams []fileStream // non-duplicate files with records, in order
+	files   []fileOutcome
+
+	inOrder bool  // every file so far came after the ones before it
+	maxT    int64 // latest merge time of the files built so far
+	row     gelog.SetRow
+	rd      *gelog.TapeReader
+}
+
+// fileOutcome is what finish reports for one input file.
+type fileOutcome struct {
+	info      model.FileInfo
+	duplicate bool
+	diags     []model.Diagnostic // read errors, duplicates, over-long lines
+}
+
+func newConsumer(p *pipeline) *consumer {
+	c := &consumer{p: p, b: model.NewBuilder(nil), hints: map[model.HintKey]model.Hint{}, inOrder: speculate}
+	c.b.SizeHints(c.hints)
+	return c
+}
+
+// run consumes files until the channel closes.
+func (c *consumer) run(files <-chan *fileState) {
+	for f := range files {
+		c.paths = append(c.paths, f.path)
+		c.b.SetPaths(c.paths)
+		if f.duplicateOf == "" {
+			f.pending.Wait()
+		}
+		c.add(f, int32(len(c.paths)-1))
+	}
+}
+
+// add accounts for one file and, while the speculation holds, builds it.
+func (c *consumer) add(f *fileState, idx int32) {
+	out := fileOutcome{info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
+	if f.readErr != nil {
+		reason := "truncated-input"
+		if errors.Is(f.readErr, input.ErrBomb) {
+			reason = "bomb-limit"
+		}
+		out.info.Error = f.readErr.Error()
+		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: reason, Detail: f.readErr.Error() + "; lines read before the error are used"})
+	}
+	if f.duplicateOf != "" {
+		out.duplicate = true
+		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
+		c.files = append(c.files, out)
+		return
+	}
+	c.p.mu.Lock()
+	results := f.results
+	f.results = nil
+	c.p.mu.Unlock()
+	var chunks []*chunkResult
+	var base int64
+	fi := &out.info
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		r.base = base
+		for k, h := range r.hints {
+			t := c.hints[k]
+			t.Rows += h.Rows
+			t.Summaries[0] += h.Summaries[0]
+			t.Summaries[1] += h.Summaries[1]
+			c.hints[k] = t
+		}
+		r.hints = nil
+		for _, rec := range r.records {
+			gelog.M(rec).Line += base
+		}
+		for _, o := range r.overlong {
+			out.diags = append(out.diags, model.Diagnostic{Path: f.path, Line: o.line + base, Reason: "line-too-long",
+				Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), c.p.opt.MaxLine), Text: o.text})
+		}
+		fi.Lines += r.lines
+		fi.Candidates += r.candidates
+		fi.Rejected += r.rejected
+		base += r.lines
+		if len(r.items) > 0 {
+			chunks = append(chunks, r)
+		}
+	}
+	fi.Records = fi.Candidates - fi.Rejected
+	c.files = append(c.files, out)
+	if len(chunks) == 0 {
+		return
+	}
+	s := fileStream{file: idx, chunks: chunks}
+	c.streams = append(c.streams, s)
+	if !c.inOrder || c.p.ctx.Err() != nil {
+		return
+	}
+	first, last := s.mergeTimes()
+	if len(c.streams) > 1 && first < c.maxT {
+		c.inOrder = false // finish merges from the start
+		return
+	}
+	c.maxT = max(c.maxT, last)
+	c.build(s)
+}
+
+// mergeTimes returns the time mergeByTime gives the stream's first record
+// and the latest time it gives any of its records (a record without a time
+// takes its predecessor's). Merging streams is concatenating them exactly
+// when each stream's first time is at least every earlier stream's latest:
+// each stream is then drained before the next one's head is smaller, and
+// ties go to the earlier file.
+func (s fileStream) mergeTimes() (first, latest int64) {
+	first = s.chunks[0].items[0].time
+	latest = first
+	for _, ch := range s.chunks {
+		for i := range ch.items {
+			latest = max(latest, ch.items[i].time)
+		}
+	}
+	return first, latest
+}
+
+// build feeds one stream's records in order.
+func (c *consumer) build(s fileStream) {
+	if c.rd == nil {
+		c.rd = gelog.NewTapeReader()
+	}
+	for _, ch := range s.chunks {
+		for _, it := range ch.items {
+			feed(c.rd, &c.row, s.file, ch, it, c.b.Add)
+		}
+	}
+}
+
+// feed decodes one item and adds it. Tape rows are decoded into row, which
+// is reused: add must not keep the record.
+func feed(rd *gelog.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, it item, add func(gelog.Record)) {
+	if it.ref < 0 {
+		add(ch.records[^it.ref])
+		return
+	}
+	m := gelog.Meta{File: file, Line: it.line + ch.base, Time: it.time}
+	if _, err := rd.Read(ch.tape, int(it.ref), row, m); err != nil {
+		add(gelog.Rejectf(m, nil, "internal-error", err.Error()))
+		return
+	}
+	add(row)
+}

@@ -1,0 +1,97 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"imas/core/input"
+	"imas/core/model"
+)
+
+// analyzeFiles runs the pipeline on files in the given order and reports
+// whether the consumer's in-order build held.
+func analyzeFiles(t *testing.T, files []string) (*model.Report, bool) {
+	t.Helper()
+	srcs, diags := input.FromPaths(files)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	p := newPipeline(context.Background(), Options{}.withDefaults())
+	for _, s := range srcs {
+		p.source(s)
+	}
+	rep, err := p.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, p.consumer.inOrder
+}
+
+func reportJSON(t *testing.T, rep *model.Report) string {
+	t.Helper()
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestInOrderBuildEqualsMerge checks the consumer's speculation: for files
+// in time order it builds while parsing, for files out of order it falls
+// back to the merge, and either way the report is the one the merge alone
+// gives.
+func TestInOrderBuildEqualsMerge(t *testing.T) {
+	logs := func(dir string) []string {
+		var out []string
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(p) == ".log" {
+				out = append(out, p)
+			}
+			return nil
+		})
+		slices.Sort(out)
+		return out
+	}
+	mixed := logs("../testdata/gen/mixed")
+	one := logs("../testdata/gen/mixed")[2:5] // one process, rotated files
+	reversed := slices.Clone(one)
+	slices.Reverse(reversed)
+	cases := []struct {
+		name    string
+		files   []string
+		inOrder bool
+	}{
+		{"rotated files in order", one, true},
+		{"rotated files reversed", reversed, false},
+		{"three processes side by side", mixed, false},
+		{"run and debug logs", logs("../testdata/gen/hostile"), false},
+		{"samples", logs("../testdata/samples"), false},
+		{"one file", logs("../testdata/gen/basic"), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, inOrder := analyzeFiles(t, c.files)
+			if inOrder != c.inOrder {
+				t.Errorf("in-order build held: %v, want %v", inOrder, c.inOrder)
+			}
+			speculate = false
+			want, _ := analyzeFiles(t, c.files)
+			speculate = true
+			if g, w := reportJSON(t, got), reportJSON(t, want); g != w {
+				i := 0
+				for i < len(g) && i < len(w) && g[i] == w[i] {
+					i++
+				}
+				lo := max(0, i-300)
+				t.Errorf("reports differ at byte %d:\n got …%.500s\nwant …%.500s", i, g[lo:], w[lo:])
+			}
+			if len(got.Graphs) == 0 {
+				t.Error("no graphs")
+			}
+		})
+	}
+}

@@ -1,0 +1,46 @@
+package gelog
+
+import (
+	"testing"
+
+	"imas/core/plog"
+)
+
+// benchSetLine is a 2025 "[IMAS]Set" row, the bulk of every log.
+const benchSetLine = "[INFO] GE(777001,python3):2026-02-20-10:00:17.396.789 [block_mem_assigner.cc:2914]777061 SetOffsetSize:[IMAS]Set kernel_graph6_7 name[layernorm_874] optype[LayerNorm] output[0] offset to [44359168] streamid[0] memtype[2] size[2097664] realsize[606944] noalignsize[606890] life time begin[874] life time end[875] child[0:1:0:0:1] isref[0] batch[], block_type[]"
+
+// BenchmarkParseSetRow is one Set row: envelope, statement, tape append.
+func BenchmarkParseSetRow(b *testing.B) {
+	line := []byte(benchSetLine)
+	var env plog.Envelope
+	var set SetRow
+	tape := make([]byte, 0, 1<<16)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ok := plog.Parse(line, &env)
+		if ParseInto(&env, ok, line, Meta{}, &set) != Record(&set) {
+			b.Fatal("not a set row")
+		}
+		if len(tape) > 1<<15 {
+			tape = tape[:0]
+		}
+		tape = AppendRow(tape, &set)
+	}
+}
+
+// BenchmarkTapeRead decodes a Set row from the tape.
+func BenchmarkTapeRead(b *testing.B) {
+	line := []byte(benchSetLine)
+	var env plog.Envelope
+	var set SetRow
+	ParseInto(&env, plog.Parse(line, &env), line, Meta{}, &set)
+	tape := AppendRow(nil, &set)
+	rd := NewTapeReader()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := rd.Read(tape, 0, &set, Meta{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
