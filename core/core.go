@@ -286,6 +286,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 		rep.Inputs.Records += fi.Records
 	}
 	rep.Diagnostics = append(rep.Diagnostics, recDiags...)
+	c.streams = nil // the records are in the model now
 	b.Finish()
 	analyze.All(rep)
 	capDiagnostics(rep, p.opt.MaxDiagnostics)

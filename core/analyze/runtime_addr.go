@@ -15,7 +15,7 @@ import (
 // report's address checks and returns one diagnostic per finding.
 func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
-	offsets := map[staticKey]map[tensorKey][]int64{}
+	offsets := map[staticKey]map[tensorKey]tensorOffsets{}
 	var diags []model.Diagnostic
 	for i := range rep.AddressChecks {
 		ac := &rep.AddressChecks[i]
@@ -53,8 +53,8 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 					offsets[sk] = m
 				}
 				if os, ok := m[tensorKey{r.Name, r.Kind, r.Index}]; ok {
-					want, from = os[0], "static"
-					for _, o := range os {
+					want, from = os.first, "static"
+					for _, o := range os.more {
 						if o == off {
 							want = o // a tensor printed at several offsets (in-place rows) matches any
 						}
@@ -104,26 +104,43 @@ func staticMemType(r *model.Region) int64 {
 // offset: the [IMAS]Set row's block offset, or, for members of a
 // continuous block, the offset of their (last) continuous line, which is
 // where GE really placed them.
-func staticOffsets(rep *model.Report, k staticKey) map[tensorKey][]int64 {
-	m := map[tensorKey][]int64{}
+func staticOffsets(rep *model.Report, k staticKey) map[tensorKey]tensorOffsets {
+	var gs []*model.Graph
+	n := 0
 	for _, g := range rep.Graphs {
-		if g.PID != k.pid || g.Graph != k.graph || g.MemType != k.memtype {
-			continue
+		if g.PID == k.pid && g.Graph == k.graph && g.MemType == k.memtype {
+			gs = append(gs, g)
+			n += len(g.Reassign) + len(g.Rows)
 		}
+	}
+	m := make(map[tensorKey]tensorOffsets, n)
+	add := func(tk tensorKey, off int64) {
+		if o, ok := m[tk]; ok {
+			o.more = append(o.more, off)
+			m[tk] = o
+			return
+		}
+		m[tk] = tensorOffsets{first: off}
+	}
+	for _, g := range gs {
 		// Continuous lines first: they are where GE really placed members
 		// of a continuous block; then every [IMAS]Set offset of the tensor.
 		for i := len(g.Reassign) - 1; i >= 0; i-- {
 			r := &g.Reassign[i]
-			tk := tensorKey{r.Node, r.Kind, r.Index}
-			m[tk] = append(m[tk], r.Offset)
+			add(tensorKey{r.Node, r.Kind, r.Index}, r.Offset)
 		}
 		for i := range g.Rows {
 			r := &g.Rows[i]
-			tk := tensorKey{r.Node, r.Kind, r.Index}
-			m[tk] = append(m[tk], r.Offset)
+			add(tensorKey{r.Node, r.Kind, r.Index}, r.Offset)
 		}
 	}
 	return m
+}
+
+// tensorOffsets are the offsets a tensor was printed at: almost always one.
+type tensorOffsets struct {
+	first int64
+	more  []int64 // the others, after first
 }
 
 // MapRegions ties each graph region to the static graph whose offsets it

@@ -64,6 +64,9 @@ const (
 
 // parseInt reads a decimal integer with optional sign and surrounding spaces.
 func parseInt(b []byte) (int64, numErr) {
+	if v, ok := plainDigits(b); ok {
+		return v, numOK // the usual case, without trimming or overflow checks
+	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return 0, numEmpty
@@ -107,7 +110,26 @@ func parseInt(b []byte) (int64, numErr) {
 // lifeRange reads a lifetime description: one or more numbers joined by '-'
 // or "--" (e.g. "12", "1-4", "9--4294967295"). It returns the smallest and
 // the largest number (report-contract §4).
+// plainDigits reads 1 to 18 ASCII digits (which cannot overflow int64).
+func plainDigits(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		d := c - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(d)
+	}
+	return v, true
+}
+
 func lifeRange(b []byte) (lo, hi int64, e numErr) {
+	if v, ok := plainDigits(b); ok {
+		return v, v, numOK
+	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return 0, 0, numEmpty
@@ -143,6 +165,9 @@ func lifeRange(b []byte) (lo, hi int64, e numErr) {
 // streamID reads a stream description "<s>" or "<s>--<op stream>" (also
 // "-1--0") and returns the last number (report-contract §4).
 func streamID(b []byte) (int64, numErr) {
+	if v, ok := plainDigits(b); ok {
+		return v, numOK
+	}
 	b = bytes.TrimSpace(b)
 	if i := bytes.LastIndex(b, []byte("--")); i >= 0 {
 		return parseInt(b[i+2:])

@@ -1,9 +1,6 @@
 package gelog
 
-import (
-	"bytes"
-	"slices"
-)
+import "slices"
 
 // kv is one "key[value]" field of a message.
 type kv struct {
@@ -22,24 +19,30 @@ type kvList struct {
 // the previous field, trimmed of spaces, commas and periods ("offset to",
 // "life time begin", "block_type").
 func (l *kvList) tokenize(msg []byte) {
+	// Fields are short: a plain loop beats a pair of IndexByte calls each.
 	l.n = 0
-	for len(msg) > 0 && l.n < len(l.a) {
-		lb := bytes.IndexByte(msg, '[')
-		if lb < 0 {
+	i := 0
+	for l.n < len(l.a) {
+		k := i
+		for i < len(msg) && msg[i] != '[' {
+			i++
+		}
+		if i == len(msg) {
 			return
 		}
-		key := trimKey(msg[:lb])
-		v := msg[lb+1:]
-		rb := bytes.IndexByte(v, ']')
+		lb := i
+		for i < len(msg) && msg[i] != ']' {
+			i++
+		}
 		f := &l.a[l.n]
 		l.n++
-		f.key = key
-		if rb < 0 {
-			f.val, f.closed = v, false
+		f.key = trimKey(msg[k:lb])
+		if i == len(msg) {
+			f.val, f.closed = msg[lb+1:], false
 			return
 		}
-		f.val, f.closed = v[:rb], true
-		msg = v[rb+1:]
+		f.val, f.closed = msg[lb+1:i], true
+		i++
 	}
 }
 

@@ -378,8 +378,14 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 // tensors marked. Figures are left to the analyze package.
 func (b *Builder) Finish() *Report {
 	gs := make([]*Graph, 0, len(b.graphs))
+	seen := map[tensorID]struct{}{} // one map for all graphs: big maps are costly to set up
 	for _, g := range b.graphs {
-		markCounted(g)
+		if len(seen) > 4*len(g.Rows)+1024 {
+			seen = map[tensorID]struct{}{} // clearing costs the map's size
+		} else {
+			clear(seen)
+		}
+		markCounted(g, seen)
 		gs = append(gs, g)
 	}
 	sort.Slice(gs, func(i, j int) bool {
@@ -406,8 +412,7 @@ func pidLess(a, b string) bool {
 
 // markCounted marks the row that counts each (node, kind, index) tensor:
 // the first isref[0] row with realsize > 0 (report-contract §4).
-func markCounted(g *Graph) {
-	seen := make(map[tensorID]struct{}, len(g.Rows))
+func markCounted(g *Graph, seen map[tensorID]struct{}) {
 	for i := range g.Rows {
 		r := &g.Rows[i]
 		r.Counted = false
