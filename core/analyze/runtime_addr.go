@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +17,7 @@ import (
 // report's address checks and returns one diagnostic per finding.
 func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
-	offsets := map[staticKey]map[tensorKey]tensorOffsets{}
+	offsets := map[staticKey]*tensorIndex{}
 	var diags []model.Diagnostic
 	for i := range rep.AddressChecks {
 		ac := &rep.AddressChecks[i]
@@ -52,13 +54,8 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 					m = staticOffsets(rep, sk)
 					offsets[sk] = m
 				}
-				if os, ok := m[tensorKey{r.Name, r.Kind, r.Index}]; ok {
-					want, from = os.first, "static"
-					for _, o := range os.more {
-						if o == off {
-							want = o // a tensor printed at several offsets (in-place rows) matches any
-						}
-					}
+				if w, ok := m.offset(tensorKey{r.Name, r.Kind, r.Index}, off); ok {
+					want, from = w, "static"
 					ac.Reconciled++
 				}
 			}
@@ -100,47 +97,89 @@ func staticMemType(r *model.Region) int64 {
 	return 2
 }
 
-// staticOffsets maps each tensor of a static graph to its compile-time
-// offset: the [IMAS]Set row's block offset, or, for members of a
-// continuous block, the offset of their (last) continuous line, which is
-// where GE really placed them.
-func staticOffsets(rep *model.Report, k staticKey) map[tensorKey]tensorOffsets {
-	var gs []*model.Graph
-	n := 0
+// staticOffsets indexes the compile-time offsets of a static graph's
+// tensors: the [IMAS]Set row's block offset, or, for members of a continuous
+// block, the offset of their (last) continuous line, which is where GE
+// really placed them.
+func staticOffsets(rep *model.Report, k staticKey) *tensorIndex {
+	x := &tensorIndex{}
 	for _, g := range rep.Graphs {
-		if g.PID == k.pid && g.Graph == k.graph && g.MemType == k.memtype {
-			gs = append(gs, g)
-			n += len(g.Reassign) + len(g.Rows)
+		if g.PID != k.pid || g.Graph != k.graph || g.MemType != k.memtype {
+			continue
 		}
-	}
-	m := make(map[tensorKey]tensorOffsets, n)
-	add := func(tk tensorKey, off int64) {
-		if o, ok := m[tk]; ok {
-			o.more = append(o.more, off)
-			m[tk] = o
-			return
-		}
-		m[tk] = tensorOffsets{first: off}
-	}
-	for _, g := range gs {
+		gi := int32(len(x.graphs))
+		x.graphs = append(x.graphs, g)
 		// Continuous lines first: they are where GE really placed members
 		// of a continuous block; then every [IMAS]Set offset of the tensor.
 		for i := len(g.Reassign) - 1; i >= 0; i-- {
-			r := &g.Reassign[i]
-			add(tensorKey{r.Node, r.Kind, r.Index}, r.Offset)
+			x.refs = append(x.refs, tensorRef{gi, ^int32(i)})
 		}
 		for i := range g.Rows {
-			r := &g.Rows[i]
-			add(tensorKey{r.Node, r.Kind, r.Index}, r.Offset)
+			x.refs = append(x.refs, tensorRef{gi, int32(i)})
 		}
 	}
-	return m
+	slices.SortStableFunc(x.refs, func(a, b tensorRef) int { return x.compare(x.key(a), b) })
+	return x
 }
 
-// tensorOffsets are the offsets a tensor was printed at: almost always one.
-type tensorOffsets struct {
-	first int64
-	more  []int64 // the others, after first
+// tensorIndex finds a static graph's offsets by tensor. It is a sorted list
+// of references to the rows rather than a map: a region's graph can hold
+// 10^5 rows and a map of them allocated several times the rows' own size.
+type tensorIndex struct {
+	graphs []*model.Graph
+	refs   []tensorRef // sorted by tensor, in insertion order within one
+}
+
+// tensorRef is a row of graphs[g]: Rows[i], or Reassign[^i] when i < 0.
+type tensorRef struct{ g, i int32 }
+
+func (x *tensorIndex) key(r tensorRef) (k tensorKey) {
+	g := x.graphs[r.g]
+	if r.i < 0 {
+		a := &g.Reassign[^r.i]
+		return tensorKey{a.Node, a.Kind, a.Index}
+	}
+	a := &g.Rows[r.i]
+	return tensorKey{a.Node, a.Kind, a.Index}
+}
+
+func (x *tensorIndex) offsetOf(r tensorRef) int64 {
+	if r.i < 0 {
+		return x.graphs[r.g].Reassign[^r.i].Offset
+	}
+	return x.graphs[r.g].Rows[r.i].Offset
+}
+
+// compare orders k against the tensor of r.
+func (x *tensorIndex) compare(k tensorKey, r tensorRef) int {
+	o := x.key(r)
+	if c := strings.Compare(k.node, o.node); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.kind, o.kind); c != 0 {
+		return c
+	}
+	return cmp.Compare(k.index, o.index)
+}
+
+// offset returns the compile-time offset of tensor k: the first one
+// indexed, or off itself when the tensor was printed at several offsets
+// (in-place rows) and off is one of them.
+func (x *tensorIndex) offset(k tensorKey, off int64) (int64, bool) {
+	lo, found := slices.BinarySearchFunc(x.refs, k, func(r tensorRef, k tensorKey) int { return -x.compare(k, r) })
+	if !found {
+		return 0, false
+	}
+	want := x.offsetOf(x.refs[lo])
+	for _, r := range x.refs[lo:] {
+		if x.compare(k, r) != 0 {
+			break
+		}
+		if x.offsetOf(r) == off {
+			return off, true
+		}
+	}
+	return want, true
 }
 
 // MapRegions ties each graph region to the static graph whose offsets it

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"hash/maphash"
 	"io"
-	"sync"
 )
 
 // ChunkSize is the size of the read buffers. Lines up to this long reach the
@@ -21,7 +20,33 @@ type Chunk struct {
 	buf []byte
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, ChunkSize); return &b }}
+// bufPool keeps released read buffers. Not a sync.Pool: that one empties
+// at every garbage collection, and each new 4 MiB buffer is memory the
+// process touches for the first time (page faults cost more than the
+// parsing of the buffer on some machines). At most poolSize buffers are
+// kept; a run has about 2 per parsing core plus 2 in flight.
+var bufPool = freeList{c: make(chan *[]byte, poolSize)}
+
+const poolSize = 12
+
+type freeList struct{ c chan *[]byte }
+
+func (f freeList) Get() *[]byte {
+	select {
+	case b := <-f.c:
+		return b
+	default:
+		b := make([]byte, ChunkSize)
+		return &b
+	}
+}
+
+func (f freeList) Put(b *[]byte) {
+	select {
+	case f.c <- b:
+	default: // full: let the collector have it
+	}
+}
 
 // Release returns the chunk's buffer for reuse; Data must not be used after.
 func (c *Chunk) Release() {
@@ -49,7 +74,7 @@ func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) 
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
 	var st ReadStats
-	bp := bufPool.Get().(*[]byte)
+	bp := bufPool.Get()
 	buf := *bp
 	fill := 0
 	skipping := false
@@ -98,7 +123,7 @@ func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) 
 		if c == nil {
 			continue
 		}
-		nb := bufPool.Get().(*[]byte)
+		nb := bufPool.Get()
 		next := *nb
 		carry := 0
 		if !skipping || last < fill-1 {
