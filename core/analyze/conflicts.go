@@ -145,7 +145,8 @@ func contSlot(l *model.Reassign, r *model.Row) int64 {
 // (printed as 0/0) and rows of templates without lifetimes, which the
 // builder stores as 0..LifeMax with no printed text.
 func noLifetime(r *model.Row) bool {
-	return r.Pool || (r.LifeDesc[0] == "" && r.LifeBegin == 0 && r.LifeEnd == model.LifeMax)
+	b, _ := r.LifeText()
+	return r.Pool || (b == "" && r.LifeBegin == 0 && r.LifeEnd == model.LifeMax)
 }
 
 func sameTensor(a, b *model.Row) bool {

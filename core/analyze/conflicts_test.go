@@ -19,7 +19,7 @@ const inf = model.LifeDefault
 func row(node string, off, size, begin, end int64, opts ...func(*model.Row)) model.Row {
 	r := model.Row{Node: node, Kind: "output", Offset: off, Size: size, RealSize: size,
 		LifeBegin: begin, LifeEnd: end, Reuse: 1, SameStream: 1, Counted: true,
-		LifeDesc: [2]string{strconv.FormatInt(begin, 10), strconv.FormatInt(end, 10)}}
+		LifeDesc: &[2]string{strconv.FormatInt(begin, 10), strconv.FormatInt(end, 10)}}
 	for _, o := range opts {
 		o(&r)
 	}
@@ -77,7 +77,7 @@ func TestConflictRules(t *testing.T) {
 		{"zero-copy rows are skipped", []model.Row{row("data", 0, 1024, 0, inf, zeroCopy), row("a", 0, 1024, 1, 5)}, nil, nil},
 		{"buffer-pool rows are skipped", []model.Row{row("p", 0, 1024, 0, 0, pool), row("q", 0, 1024, 0, 0, pool)}, nil, nil},
 		{"rows without lifetime are skipped", []model.Row{
-			row("a", 0, 1024, 0, model.LifeMax, func(r *model.Row) { r.LifeDesc = [2]string{} }), row("b", 0, 1024, 3, 4)}, nil, nil},
+			row("a", 0, 1024, 0, model.LifeMax, func(r *model.Row) { r.LifeDesc = nil }), row("b", 0, 1024, 3, 4)}, nil, nil},
 		{"continuous member occupies its slot only", []model.Row{
 			row("x", 0, 4096, 1, 9, cont), row("y", 0, 4096, 1, 9, cont), row("w", 2048, 512, 2, 3)},
 			[]model.Reassign{contIn("x", 0, 1000), contIn("y", 1024, 1000)}, nil},
@@ -157,7 +157,8 @@ func bruteConflicts(g *model.Graph) map[[2]string]bool {
 		}
 	}
 	skip := func(r *model.Row) bool {
-		return r.ZeroCopy != 0 || r.Pool || (r.LifeDesc[0] == "" && r.LifeBegin == 0 && r.LifeEnd == model.LifeMax)
+		b, _ := r.LifeText()
+		return r.ZeroCopy != 0 || r.Pool || (b == "" && r.LifeBegin == 0 && r.LifeEnd == model.LifeMax)
 	}
 	end := func(r *model.Row) int64 { return max(r.LifeEnd, r.LifeBegin) }
 	got := map[[2]string]bool{}

@@ -88,7 +88,7 @@ func peakAt(g *model.Graph, theory, step int64, top int) *model.Peak {
 // same stream.
 func flags(r *model.Row) string {
 	b := make([]byte, 0, 7)
-	for i, v := range []int{r.Reuse, r.Continuous, r.ZeroCopy, r.SameStream} {
+	for i, v := range []int8{r.Reuse, r.Continuous, r.ZeroCopy, r.SameStream} {
 		if i > 0 {
 			b = append(b, ':')
 		}

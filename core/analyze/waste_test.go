@@ -116,7 +116,7 @@ func TestWasteAddsUp(t *testing.T) {
 		for i := range g.Rows {
 			r := &g.Rows[i]
 			r.RealSize = 1 + rng.Int64N(r.Size)
-			r.Reuse = min(r.Reuse, int(rng.IntN(4)))
+			r.Reuse = min(r.Reuse, int8(rng.IntN(4)))
 		}
 		ar := int64(0)
 		if rng.IntN(2) == 0 {

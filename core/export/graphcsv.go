@@ -27,7 +27,7 @@ func WriteGraphCSV(w io.Writer, rep *model.Report) error {
 			c.KI("size", r.Size)
 			c.KI("realsize", r.RealSize)
 			c.KI("noalignsize", r.NoAlign)
-			lb, le := r.LifeDesc[0], r.LifeDesc[1]
+			lb, le := r.LifeText()
 			if lb == "" {
 				lb = strconv.FormatInt(r.LifeBegin, 10)
 			}
@@ -75,7 +75,7 @@ func streamText(r *model.Row) string {
 
 func childText(r *model.Row) string {
 	parts := []int64{r.Child, int64(r.Reuse), int64(r.Continuous), int64(r.ZeroCopy), int64(r.SameStream)}
-	n := r.ChildParts
+	n := int(r.ChildParts)
 	if n <= 0 || n > 5 {
 		n = 5
 	}

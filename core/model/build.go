@@ -268,11 +268,15 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		Node: r.Node, OpType: r.OpType, Kind: r.Kind, Index: r.Index,
 		Offset: r.Offset, Stream: r.Stream, StreamDesc: r.StreamDesc, MemType: r.MemType,
 		Size: r.Size, RealSize: r.RealSize, NoAlign: r.NoAlign,
-		LifeBegin: r.LifeBegin, LifeEnd: r.LifeEnd, LifeDesc: r.LifeDesc,
+		LifeBegin: r.LifeBegin, LifeEnd: r.LifeEnd,
 		Child: r.Child[0], Reuse: b01(r.Reuse()), Continuous: b01(r.Continuous()), ZeroCopy: b01(r.ZeroCopy()),
 		SameStream: b01(r.ChildParts >= 5 && r.Child[4] != 0), IsRef: b01(r.IsRef),
 		Batch: r.Batch, BlockType: r.BlockType, Pool: r.Pool,
-		ChildParts: r.ChildParts, File: r.File, Line: r.Line,
+		ChildParts: int8(min(max(r.ChildParts, 0), 5)), File: r.File, Line: r.Line,
+	}
+	if r.LifeDesc != [2]string{} {
+		d := r.LifeDesc
+		row.LifeDesc = &d
 	}
 	if !r.HasLife {
 		// Templates before 2020-06 print no lifetime: the tensor lives for
@@ -282,7 +286,7 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 	g.Rows = append(g.Rows, row)
 }
 
-func b01(v bool) int {
+func b01(v bool) int8 {
 	if v {
 		return 1
 	}

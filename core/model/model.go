@@ -150,35 +150,44 @@ func (l Logged) Get(key string) (string, bool) {
 
 // Row is one [IMAS]Set placement.
 type Row struct {
-	Node       string    `json:"node"`
-	OpType     string    `json:"optype"`
-	Kind       string    `json:"kind"`
-	Index      int64     `json:"index"`
-	Offset     int64     `json:"offset"`
-	Stream     int64     `json:"stream"`
-	StreamDesc string    `json:"stream_desc,omitempty"`
-	MemType    int64     `json:"memtype"`
-	Size       int64     `json:"size"`
-	RealSize   int64     `json:"realsize"`
-	NoAlign    int64     `json:"noalignsize"`
-	LifeBegin  int64     `json:"life_begin"`
-	LifeEnd    int64     `json:"life_end"`
-	LifeDesc   [2]string `json:"-"`
-	Child      int64     `json:"child"`
-	Reuse      int       `json:"reuse"`
-	Continuous int       `json:"continuous"`
-	ZeroCopy   int       `json:"zero_copy"`
-	SameStream int       `json:"same_stream"`
-	IsRef      int       `json:"isref"`
-	Batch      string    `json:"batch"`
-	BlockType  string    `json:"block_type,omitempty"`
-	Pool       bool      `json:"buffer_pool,omitempty"`
+	Node       string     `json:"node"`
+	OpType     string     `json:"optype"`
+	Kind       string     `json:"kind"`
+	Index      int64      `json:"index"`
+	Offset     int64      `json:"offset"`
+	Stream     int64      `json:"stream"`
+	StreamDesc string     `json:"stream_desc,omitempty"`
+	MemType    int64      `json:"memtype"`
+	Size       int64      `json:"size"`
+	RealSize   int64      `json:"realsize"`
+	NoAlign    int64      `json:"noalignsize"`
+	LifeBegin  int64      `json:"life_begin"`
+	LifeEnd    int64      `json:"life_end"`
+	LifeDesc   *[2]string `json:"-"` // lifetimes as printed when not plain numbers ("1-4"); nil mostly
+	Child      int64      `json:"child"`
+	Reuse      int8       `json:"reuse"`
+	Continuous int8       `json:"continuous"`
+	ZeroCopy   int8       `json:"zero_copy"`
+	SameStream int8       `json:"same_stream"`
+	IsRef      int8       `json:"isref"`
+	Batch      string     `json:"batch"`
+	BlockType  string     `json:"block_type,omitempty"`
+	Pool       bool       `json:"buffer_pool,omitempty"`
 	// Counted is true for the row that counts its (node, kind, index) tensor.
 	Counted bool `json:"counted"`
 	// ChildParts is how many child numbers GE printed (1, 4 or 5).
-	ChildParts int   `json:"-"`
+	ChildParts int8  `json:"-"`
 	File       int32 `json:"-"`
 	Line       int64 `json:"line"`
+}
+
+// LifeText returns the lifetimes as printed when they were not plain
+// numbers, "" otherwise.
+func (r *Row) LifeText() (begin, end string) {
+	if r.LifeDesc == nil {
+		return "", ""
+	}
+	return r.LifeDesc[0], r.LifeDesc[1]
 }
 
 // Key is the "<node>:<kind>:<index>" tensor key of the contract.
