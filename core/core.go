@@ -34,6 +34,10 @@ type Options struct {
 	MaxDiagnostics int // listed diagnostics; the rest are counted (default 100000)
 	// Progress, if set, is called after each chunk from the reading goroutine.
 	Progress func(Progress)
+	// Summary runs only the analyses of a summary (analyze.Summary): the
+	// report has figures, conflicts and run-time figures, but no waste,
+	// peak or address checks.
+	Summary bool
 }
 
 // Progress reports a run's advance.
@@ -288,7 +292,11 @@ func (p *pipeline) finish() (*model.Report, error) {
 	rep.Diagnostics = append(rep.Diagnostics, recDiags...)
 	c.streams = nil // the records are in the model now
 	b.Finish()
-	analyze.All(rep)
+	if p.opt.Summary {
+		analyze.Summary(rep)
+	} else {
+		analyze.All(rep)
+	}
 	capDiagnostics(rep, p.opt.MaxDiagnostics)
 	return rep, nil
 }

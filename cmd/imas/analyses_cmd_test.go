@@ -38,6 +38,8 @@ func TestAnalysesCommands(t *testing.T) {
 	}{
 		{[]string{"check", samples + "conflicts"}, exitFinding, []string{"check: 10 reuse conflicts in 4 of 4 graphs", "matmul_6:output:0 × transpose_4:output:0"}},
 		{[]string{"check", samples + "basic"}, exitOK, []string{"check: no reuse conflicts in 3 graphs"}},
+		// total runs only the summary analyses, which include the conflicts.
+		{[]string{"total", samples + "conflicts"}, exitOK, []string{"reuse conflicts: ", "matmul_6:output:0 × transpose_4:output:0"}},
 		{[]string{"check"}, exitUsage, nil},
 		{[]string{"peak", samples + "basic"}, exitOK, []string{"## pid 1311101 kernel_graph2_3 memtype 2", "| 7 | add_29 | output_0 |"}},
 		{[]string{"peak", "-n", "25", samples + "mixed"}, exitOK, []string{"| 11 |"}},

@@ -136,16 +136,30 @@ func parseFlags(fs *flag.FlagSet, args []string, needPaths bool) int {
 // analyzePaths reads PATHs with progress on a terminal stderr, under the
 // archive limits of the environment (IMAS_MAX_EXPAND, IMAS_MAX_RATIO).
 func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (*model.Report, int) {
+	return analyzeEnv(ctx, paths, stderr, false)
+}
+
+// analyzeSummary is analyzePaths running only the analyses of a summary
+// (core.Options.Summary).
+func analyzeSummary(ctx context.Context, paths []string, stderr io.Writer) (*model.Report, int) {
+	return analyzeEnv(ctx, paths, stderr, true)
+}
+
+func analyzeEnv(ctx context.Context, paths []string, stderr io.Writer, summary bool) (*model.Report, int) {
 	lim, err := envLimits()
 	if err != nil {
 		fmt.Fprintln(stderr, "imas:", err)
 		return nil, exitUsage
 	}
-	return analyzeLimited(ctx, paths, lim, stderr)
+	return analyzeWith(ctx, paths, core.Options{Limits: lim, Summary: summary}, stderr)
 }
 
 // analyzeLimited is analyzePaths with explicit archive limits.
 func analyzeLimited(ctx context.Context, paths []string, lim input.Limits, stderr io.Writer) (*model.Report, int) {
+	return analyzeWith(ctx, paths, core.Options{Limits: lim}, stderr)
+}
+
+func analyzeWith(ctx context.Context, paths []string, opt core.Options, stderr io.Writer) (*model.Report, int) {
 	srcs, diags := input.FromPaths(paths)
 	for _, d := range diags {
 		fmt.Fprintf(stderr, "imas: %s: %s: %s\n", d.Path, d.Reason, d.Detail)
@@ -160,7 +174,6 @@ func analyzeLimited(ctx context.Context, paths []string, lim input.Limits, stder
 			total += s.Size
 		}
 	}
-	opt := core.Options{Limits: lim}
 	if isTerminal(stderr) {
 		var last time.Time
 		start := time.Now()

@@ -36,7 +36,7 @@ func runTotal(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code := parseFlags(fs, args, true); code >= 0 {
 		return code
 	}
-	rep, code := analyzePaths(ctx, fs.Args(), stderr)
+	rep, code := analyzeSummary(ctx, fs.Args(), stderr)
 	if rep == nil || code != exitOK {
 		return code
 	}

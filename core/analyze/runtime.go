@@ -3,10 +3,10 @@ package analyze
 import "imas/core/model"
 
 // runtimeAnalyses computes the load- and run-time figures (report-contract
-// §5): variable sessions, pool statistics, devmm leak hints and the
-// address checks. Device-malloc totals need the log order (live physical
-// pages) and are summed by the model builder.
-func runtimeAnalyses(rep *model.Report) {
+// §5): variable sessions, pool statistics, devmm leak hints and, with
+// detail, the address checks. Device-malloc totals need the log order (live
+// physical pages) and are summed by the model builder.
+func runtimeAnalyses(rep *model.Report, detail bool) {
 	for _, s := range rep.Variables {
 		VarFigures(s)
 	}
@@ -16,6 +16,9 @@ func runtimeAnalyses(rep *model.Report) {
 	for i := range rep.Devmm {
 		d := &rep.Devmm[i]
 		d.LeakHint = DevmmLeak(d)
+	}
+	if !detail {
+		return
 	}
 	for _, d := range CheckAddresses(rep) {
 		addDiag(rep, d)

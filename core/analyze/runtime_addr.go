@@ -112,13 +112,13 @@ func staticOffsets(rep *model.Report, k staticKey) *tensorIndex {
 		// Continuous lines first: they are where GE really placed members
 		// of a continuous block; then every [IMAS]Set offset of the tensor.
 		for i := len(g.Reassign) - 1; i >= 0; i-- {
-			x.refs = append(x.refs, tensorRef{gi, ^int32(i)})
+			x.refs = append(x.refs, tensorRef{gi, ^int32(i), int32(len(x.refs))})
 		}
 		for i := range g.Rows {
-			x.refs = append(x.refs, tensorRef{gi, int32(i)})
+			x.refs = append(x.refs, tensorRef{gi, int32(i), int32(len(x.refs))})
 		}
 	}
-	slices.SortStableFunc(x.refs, func(a, b tensorRef) int { return x.compare(x.key(a), b) })
+	slices.SortFunc(x.refs, func(a, b tensorRef) int { return cmp.Or(x.compare(x.key(a), b), cmp.Compare(a.pos, b.pos)) })
 	return x
 }
 
@@ -130,8 +130,9 @@ type tensorIndex struct {
 	refs   []tensorRef // sorted by tensor, in insertion order within one
 }
 
-// tensorRef is a row of graphs[g]: Rows[i], or Reassign[^i] when i < 0.
-type tensorRef struct{ g, i int32 }
+// tensorRef is a row of graphs[g]: Rows[i], or Reassign[^i] when i < 0;
+// pos is its place in insertion order.
+type tensorRef struct{ g, i, pos int32 }
 
 func (x *tensorIndex) key(r tensorRef) (k tensorKey) {
 	g := x.graphs[r.g]
