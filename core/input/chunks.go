@@ -60,6 +60,50 @@ func (c *Chunk) Release() {
 // hashSeed is fixed per process: content hashes only compare inputs of one run.
 var hashSeed = maphash.MakeSeed()
 
+// blockHash hashes a stream in fixed blocks, so the result depends on the
+// bytes only, not on how reads split them (a plain file and its gzipped copy
+// must hash alike). maphash.Hash does the same in 128-byte blocks, a
+// function call each, which ran at a third of the speed.
+type blockHash struct {
+	sum uint64
+	n   int64
+	buf []byte // a block being filled
+}
+
+const hashBlock = 64 << 10
+
+func (h *blockHash) Write(p []byte) {
+	h.n += int64(len(p))
+	if len(h.buf) > 0 {
+		k := min(len(p), hashBlock-len(h.buf))
+		h.buf = append(h.buf, p[:k]...)
+		p = p[k:]
+		if len(h.buf) < hashBlock {
+			return
+		}
+		h.block(h.buf)
+		h.buf = h.buf[:0]
+	}
+	for len(p) >= hashBlock {
+		h.block(p[:hashBlock])
+		p = p[hashBlock:]
+	}
+	h.buf = append(h.buf, p...)
+}
+
+// block folds one block in, in order.
+func (h *blockHash) block(b []byte) {
+	h.sum = (h.sum^maphash.Bytes(hashSeed, b))*0x9E3779B97F4A7C15 + 1
+}
+
+func (h *blockHash) sum64() uint64 {
+	if len(h.buf) > 0 {
+		h.block(h.buf)
+		h.buf = h.buf[:0]
+	}
+	return h.sum ^ uint64(h.n)
+}
+
 // ReadStats describes one leaf after Chunks returned.
 type ReadStats struct {
 	Bytes int64
@@ -71,8 +115,7 @@ type ReadStats struct {
 // lengths. It returns the first read error (after handing over everything
 // read before it) or fn's error.
 func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
+	h := blockHash{buf: make([]byte, 0, hashBlock)}
 	var st ReadStats
 	bp := bufPool.Get()
 	buf := *bp
@@ -148,7 +191,7 @@ func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) 
 	} else {
 		bufPool.Put(&buf)
 	}
-	st.Hash = h.Sum64()
+	st.Hash = h.sum64()
 	if rerr == io.EOF {
 		rerr = nil
 	}

@@ -233,3 +233,39 @@ func short(ls []string) []string {
 	}
 	return out
 }
+
+// TestBlockHashIgnoresReadSizes hashes the same bytes written in different
+// pieces (a plain file and a decompressor split reads differently).
+func TestBlockHashIgnoresReadSizes(t *testing.T) {
+	data := make([]byte, 3*hashBlock+777)
+	for i := range data {
+		data[i] = byte(i * 7 % 251)
+	}
+	hashOf := func(pieces ...int) uint64 {
+		h := blockHash{}
+		p := data
+		for _, n := range pieces {
+			h.Write(p[:n])
+			p = p[n:]
+		}
+		h.Write(p)
+		return h.sum64()
+	}
+	want := hashOf()
+	for _, pieces := range [][]int{{1}, {hashBlock}, {hashBlock - 1, 2}, {5, 32 << 10, 100000}, {0, 0, 3}} {
+		if got := hashOf(pieces...); got != want {
+			t.Errorf("pieces %v: hash %x, want %x", pieces, got, want)
+		}
+	}
+	other := blockHash{}
+	other.Write(data[:len(data)-1])
+	other.Write([]byte{data[len(data)-1] + 1})
+	if other.sum64() == want {
+		t.Error("a changed last byte kept the hash")
+	}
+	short := blockHash{}
+	short.Write(data[:len(data)-1])
+	if short.sum64() == want {
+		t.Error("a shorter input kept the hash")
+	}
+}
