@@ -326,7 +326,6 @@ func capDiagnostics(rep *model.Report, max int) {
 func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	r := &chunkResult{}
 	data := c.Data
-	r.lines = int64(bytes.Count(data, []byte{'\n'}))
 	cand := gelog.CandidateLines(data, nil)
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
@@ -337,7 +336,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	r.hints = map[model.HintKey]model.Hint{}
 	line, pos := int64(1), 0 // line number of the line starting at pos
 	lineAt := func(start int) int64 {
-		line += int64(bytes.Count(data[pos:start], []byte{'\n'}))
+		line += int64(countNL(data[pos:start]))
 		pos = start
 		return line
 	}
@@ -405,6 +404,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 		}
 		r.items = append(r.items, it)
 	}
+	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
 	return r
 }
 
@@ -419,10 +419,41 @@ type longLine struct{ start, size int }
 
 // longLines returns the lines longer than maxLine, and those the chunker cut.
 func longLines(data []byte, maxLine int, cut []int) []longLine {
-	var out []longLine
 	if len(data) <= maxLine && len(cut) == 0 {
 		return nil
 	}
+	if len(cut) > 0 {
+		return longLinesEach(data, maxLine, cut)
+	}
+	// A line is too long when maxLine+1 bytes from its start hold no '\n':
+	// look at windows of that size, jumping past the last '\n' of each, so
+	// that a chunk of short lines costs a few backward scans instead of one
+	// call per line.
+	var out []longLine
+	start := 0
+	for start < len(data) {
+		end := min(start+maxLine+1, len(data))
+		if i := bytes.LastIndexByte(data[start:end], '\n'); i >= 0 {
+			start += i + 1
+			continue
+		}
+		if end == len(data) {
+			break // a last line without '\n', no longer than maxLine
+		}
+		nl := bytes.IndexByte(data[start:], '\n')
+		if nl < 0 {
+			nl = len(data) - start
+		}
+		out = append(out, longLine{start, nl})
+		start += nl + 1
+	}
+	return out
+}
+
+// longLinesEach is longLines line by line, for chunks with lines the
+// chunker cut (which count as ChunkSize long).
+func longLinesEach(data []byte, maxLine int, cut []int) []longLine {
+	var out []longLine
 	start := 0
 	for start < len(data) {
 		nl := bytes.IndexByte(data[start:], '\n')

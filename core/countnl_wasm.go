@@ -1,0 +1,5 @@
+//go:build wasm
+
+package core
+
+func countNL(b []byte) int { return countNLWords(b) }
