@@ -1,12 +1,13 @@
 # Performance (README "Performance"). Not part of "make test".
 #   make bench        Go benchmarks (-benchmem) of the scanner, parsers, analyses and writers,
 #                     then imas total vs grep -c on a generated ~560 MB plog folder (medians
-#                     of 3 alternating runs, peak RSS); the result goes to bench/out/result.json
+#                     of 3 alternating runs, peak RSS; the result goes to bench/out/result.json),
+#                     then the page's throughput in headless Chromium (200 MB, plain and .gz)
 #   make bench-check  the same comparison, failing when the imas/grep ratio is >20% worse than
 #                     testdata/bench/baseline.json
 BENCH_SIZE ?= 560M
 BENCH_DIR  ?= /tmp/imas-bench-$(BENCH_SIZE)
-.PHONY: bench bench-go bench-data bench-check
+.PHONY: bench bench-go bench-data bench-check bench-page-analyze
 
 bench-data:
 	@test -f $(BENCH_DIR)/.complete || { rm -rf $(BENCH_DIR) && \
@@ -18,6 +19,13 @@ bench-go:
 bench: cli bench-data bench-go
 	@mkdir -p bench/out
 	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/result.json
+	@if [ -x /usr/bin/chromium ]; then $(MAKE) --no-print-directory bench-page-analyze; \
+	else echo "bench: /usr/bin/chromium missing, no browser throughput (apt install chromium)"; fi
+
+# The page's end-to-end throughput alone (make bench-page has load time,
+# input latency and the memory map too).
+bench-page-analyze: page
+	IMAS_PAGE=$(PAGE) $(GO) test -count=1 -run '^$$' -bench 'PageAnalyze' -benchtime 1x -timeout 30m ./internal/pagetest
 
 bench-check: cli bench-data
 	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -baseline testdata/bench/baseline.json -check

@@ -44,3 +44,44 @@ func BenchmarkTapeRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseFamily parses one typical line of each statement family
+// (envelope included); the lines are the unit-test seeds of the fuzz
+// targets.
+func BenchmarkParseFamily(b *testing.B) {
+	pick := func(prefix string) string {
+		for _, s := range fzSeeds {
+			if len(s) > len(prefix) && s[:len(prefix)] == prefix {
+				return s
+			}
+		}
+		b.Fatalf("no seed starts with %q", prefix)
+		return ""
+	}
+	families := []struct{ name, line string }{
+		{"set", benchSetLine},
+		{"continuous", pick(fzEnv25 + "[IMAS]Continuous output")},
+		{"atomic", pick(fzEnv25 + "[AtomicClean][IMAS]Atomic fusion")},
+		{"after-assign", pick(fzEnvEvent + "[IMAS]AfterAssignMemory : g_1")},
+		{"varmem", pick(fzEnv25 + "[IMAS]AssignVarMem Set session_0 name[conv1")},
+		{"malloc", pick(fzEnvMem + "MallocMemory, func=aclrtMalloc")},
+		{"address", pick(fzEnvAddr + "[IMAS]GetInputDataAddrs graph_0")},
+		{"pool", pick(fzEnvSA + "Malloc block")},
+		{"kernel-trace", pick(fzEnvKT + "[KernelTrace][AllocMemHbm")},
+		{"devmm", pick(fzEnvDRV + "_svm_mem_stats_show 148]")},
+	}
+	for _, f := range families {
+		b.Run(f.name, func(b *testing.B) {
+			line := []byte(f.line)
+			var env plog.Envelope
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				ok := plog.Parse(line, &env)
+				if _, bad := Parse(&env, ok, line, Meta{}).(*Reject); bad {
+					b.Fatal("rejected")
+				}
+			}
+		})
+	}
+}
