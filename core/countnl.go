@@ -19,7 +19,7 @@ func countNLWords(b []byte) int {
 		x := binary.LittleEndian.Uint64(b) ^ nl // zero bytes where b had '\n'
 		// The high bit of each byte is set unless the byte is zero; no
 		// carry crosses bytes, so the count is exact.
-		nonzero := ((x&low7)+low7 | x) & high
+		nonzero := ((x & low7) + low7 | x) & high
 		n += 8 - bits.OnesCount64(nonzero)
 		b = b[8:]
 	}
