@@ -19,6 +19,7 @@ FUZZ_ENTRY := \
 	./core/input:FuzzWalk \
 	./core:FuzzAnalyze \
 	./cmd/imas:FuzzReport \
+	./core/export:FuzzWriteJSON \
 	./server:FuzzHandler
 # One target per statement family (core/gelog/fuzz_families_test.go).
 FUZZ_FAMILIES := $(addprefix ./core/gelog:Fuzz,Set Continuous Atomic AfterAssign VarMem Malloc Address Pool Devmm)

@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"imas/core/export"
 	"imas/core/model"
@@ -46,35 +49,51 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return code
 }
 
-// writeReportDir writes every export.Outputs file into dir. Files are
-// written under a temporary name and renamed, so a failed run never leaves
-// half a report; nothing is written outside dir.
+// writeReportDir writes every export.Outputs file into dir, several at a
+// time (the writers only read the report). Files are written under a
+// temporary name and renamed, so a failed run never leaves half a file;
+// nothing is written outside dir.
 func writeReportDir(dir string, rep *model.Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, o := range export.Outputs() {
-		final := filepath.Join(dir, o.Name)
-		tmp, err := os.CreateTemp(dir, "."+o.Name+".*")
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriterSize(tmp, 1<<20)
-		werr := o.Write(bw, rep)
-		if werr == nil {
-			werr = bw.Flush()
-		}
-		if cerr := tmp.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("writing %s: %w", final, werr)
-		}
-		if err := os.Rename(tmp.Name(), final); err != nil {
-			os.Remove(tmp.Name())
-			return err
-		}
+	outs := export.Outputs()
+	errs := make([]error, len(outs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, o := range outs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = writeReportFile(dir, o, rep)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func writeReportFile(dir string, o export.Output, rep *model.Report) error {
+	final := filepath.Join(dir, o.Name)
+	tmp, err := os.CreateTemp(dir, "."+o.Name+".*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	werr := o.Write(bw, rep)
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", final, werr)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		os.Remove(tmp.Name())
+		return err
 	}
 	return nil
 }

@@ -1,15 +1,203 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 
 	"imas/core/model"
 )
 
-// WriteJSON writes report.json (schema imas.report/v1).
+// WriteJSON writes report.json (schema imas.report/v1), indented by one
+// space, byte for byte what json.Encoder with SetIndent("", " ") writes.
+// A report of 10^6 rows is ~1 GB of JSON, which encoding/json builds in
+// memory twice (compact, then indented): here the big arrays are streamed
+// instead. The report is marshalled without its graphs, each graph without
+// its rows, each row on its own, and an indenting writer formats the
+// stream on its way out.
 func WriteJSON(w io.Writer, rep *model.Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(rep)
+	bw := bufio.NewWriterSize(w, 256<<10)
+	x := &indenter{w: bw}
+	enc := json.NewEncoder(x) // compact; the indenter drops its newlines
+	head := *rep
+	head.Graphs = nil
+	err := streamField(x, &head, "graphs", func() error {
+		if rep.Graphs == nil {
+			return x.writeString("null")
+		}
+		x.writeString("[")
+		for i, g := range rep.Graphs {
+			if i > 0 {
+				x.writeString(",")
+			}
+			if err := writeGraphJSON(x, enc, g); err != nil {
+				return err
+			}
+		}
+		return x.writeString("]")
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+func writeGraphJSON(x *indenter, enc *json.Encoder, g *model.Graph) error {
+	head := *g
+	head.Rows = nil
+	return streamField(x, &head, "rows", func() error {
+		if g.Rows == nil {
+			return x.writeString("null")
+		}
+		x.writeString("[")
+		for i := range g.Rows {
+			if i > 0 {
+				x.writeString(",")
+			}
+			if err := enc.Encode(&g.Rows[i]); err != nil {
+				return err
+			}
+		}
+		return x.writeString("]")
+	})
+}
+
+// streamField writes v, a struct whose field key is null, with stream
+// writing that field's value instead.
+func streamField(x *indenter, v any, key string, stream func() error) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	at := topLevelNull(b, key)
+	if at < 0 {
+		return errors.New("export: report.json: no " + key + " field to stream")
+	}
+	if _, err := x.Write(b[:at]); err != nil {
+		return err
+	}
+	if err := stream(); err != nil {
+		return err
+	}
+	_, err = x.Write(b[at+len("null"):])
+	return err
+}
+
+// topLevelNull returns where the null value of key starts in the compact
+// JSON object b, or -1.
+func topLevelNull(b []byte, key string) int {
+	want := `"` + key + `":null`
+	depth, inString, escaped := 0, false, false
+	for i, c := range b {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			if depth == 1 && bytes.HasPrefix(b[i:], []byte(want)) {
+				return i + len(want) - len("null")
+			}
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return -1
+}
+
+// indenter formats compact JSON written to it as json.Indent(dst, src, "",
+// " ") does, as it goes: whitespace outside strings is dropped, and an empty
+// object or array stays "{}" or "[]".
+type indenter struct {
+	w          *bufio.Writer
+	depth      int
+	needIndent bool // after '{' or '[': indent unless the next byte closes it
+	inString   bool
+	escaped    bool
+}
+
+const spaces = "                                                                "
+
+func (x *indenter) newline() {
+	x.w.WriteByte('\n')
+	for n := x.depth; n > 0; n -= len(spaces) {
+		x.w.WriteString(spaces[:min(n, len(spaces))])
+	}
+}
+
+func (x *indenter) writeString(s string) error {
+	_, err := x.Write([]byte(s))
+	return err
+}
+
+func (x *indenter) Write(p []byte) (int, error) {
+	for i := 0; i < len(p); i++ {
+		if x.inString {
+			// Copy the rest of the string (or of p) at once.
+			j := i
+			for ; j < len(p); j++ {
+				c := p[j]
+				if x.escaped {
+					x.escaped = false
+				} else if c == '\\' {
+					x.escaped = true
+				} else if c == '"' {
+					x.inString = false
+					j++
+					break
+				}
+			}
+			x.w.Write(p[i:j])
+			i = j - 1
+			continue
+		}
+		c := p[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		if x.needIndent && c != '}' && c != ']' {
+			x.needIndent = false
+			x.depth++
+			x.newline()
+		}
+		switch c {
+		case '"':
+			x.inString = true
+			x.w.WriteByte(c)
+		case '{', '[':
+			x.needIndent = true
+			x.w.WriteByte(c)
+		case ',':
+			x.w.WriteByte(c)
+			x.newline()
+		case ':':
+			x.w.WriteString(": ")
+		case '}', ']':
+			if x.needIndent {
+				x.needIndent = false
+			} else {
+				x.depth--
+				x.newline()
+			}
+			x.w.WriteByte(c)
+		default:
+			x.w.WriteByte(c)
+		}
+	}
+	// bufio.Writer keeps its first error; report it.
+	if _, err := x.w.Write(nil); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -1,0 +1,90 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"imas/core"
+	"imas/core/export"
+	"imas/core/input"
+	"imas/core/model"
+)
+
+// encoderJSON is what report.json was before it was streamed: the whole
+// report through json.Encoder.
+func encoderJSON(t *testing.T, rep *model.Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(rep); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestStreamedJSONIsEncoderJSON checks that the streamed report.json is
+// byte for byte json.Encoder's, on every sample and generated fixture
+// (hostile names, escapes, empty and nil lists) and on edge-case reports.
+func TestStreamedJSONIsEncoderJSON(t *testing.T) {
+	var reps []*model.Report
+	for _, dir := range []string{"basic", "conflicts", "mixed", "pool"} {
+		for _, root := range []string{"../../testdata/samples/", "../../testdata/gen/"} {
+			srcs, _ := input.FromPaths([]string{root + dir})
+			rep, err := core.Analyze(context.Background(), srcs, core.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reps = append(reps, rep)
+		}
+	}
+	srcs, _ := input.FromPaths([]string{"../../testdata/gen/hostile"})
+	hostile, err := core.Analyze(context.Background(), srcs, core.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps = append(reps, hostile, &model.Report{}, &model.Report{Graphs: []*model.Graph{{Graph: `q"<&>\u2028`, Rows: []model.Row{}}, {Rows: []model.Row{{Node: "a\\\"b]{[,:"}}}}})
+	for i, rep := range reps {
+		var got bytes.Buffer
+		if err := export.WriteJSON(&got, rep); err != nil {
+			t.Fatal(err)
+		}
+		if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
+			n := 0
+			for n < len(want) && n < got.Len() && want[n] == got.Bytes()[n] {
+				n++
+			}
+			t.Errorf("report %d differs at byte %d:\n got …%.200q\nwant …%.200q", i, n, got.Bytes()[max(0, n-80):], want[max(0, n-80):])
+		}
+	}
+}
+
+// FuzzWriteJSON compares the streamed report.json with json.Encoder's on
+// reports whose names, texts and row counts come from the fuzzer.
+func FuzzWriteJSON(f *testing.F) {
+	f.Add("g", "node", "Add", uint8(2), uint8(1))
+	f.Add(`q"<&>`, "a\\\"b]{[,:", "\u2028\x00\xff", uint8(0), uint8(3))
+	f.Add("", "", "", uint8(5), uint8(0))
+	f.Fuzz(func(t *testing.T, graph, node, text string, rows, graphs uint8) {
+		rep := &model.Report{Schema: model.Schema, Diagnostics: []model.Diagnostic{{Path: node, Reason: graph, Text: text}}}
+		for g := 0; g < int(graphs%4); g++ {
+			gr := &model.Graph{PID: text, Graph: graph, Logged: model.Logged{{Key: node, Value: text}}}
+			if rows%7 != 6 {
+				gr.Rows = []model.Row{}
+			}
+			for r := 0; r < int(rows%6); r++ {
+				gr.Rows = append(gr.Rows, model.Row{Node: node, OpType: text, Kind: graph, Batch: text, Index: int64(r)})
+			}
+			rep.Graphs = append(rep.Graphs, gr)
+		}
+		var got bytes.Buffer
+		if err := export.WriteJSON(&got, rep); err != nil {
+			t.Fatal(err)
+		}
+		if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("streamed JSON differs:\n got %q\nwant %q", got.Bytes(), want)
+		}
+	})
+}
