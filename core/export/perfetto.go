@@ -199,7 +199,7 @@ func cmpInt(a, b int64) int {
 
 // block draws the rows of one block (sorted by lifetime begin), opening a
 // track for each lane the packing needs.
-func (p *perfetto) block(g *model.Graph, pid, last int64, blk []int32, peers map[string][]string) {
+func (p *perfetto) block(g *model.Graph, pid, last int64, blk []int32, peers *conflictIndex) {
 	r0 := &g.Rows[blk[0]]
 	name := strconv.FormatInt(r0.Offset, 10) + " +" + Human(r0.Size)
 	var tracks [4]int64
@@ -223,7 +223,7 @@ func (p *perfetto) block(g *model.Graph, pid, last int64, blk []int32, peers map
 // slice writes one tensor. Counted tensors carry args.tensor; the other
 // rows drawn (isref aliases, repeated prints of a tensor) carry args.alias
 // instead, so a tensor key names exactly one slice per graph.
-func (p *perfetto) slice(g *model.Graph, r *model.Row, pid, tid, b, e int64, overlap bool, peers map[string][]string) {
+func (p *perfetto) slice(g *model.Graph, r *model.Row, pid, tid, b, e int64, overlap bool, peers *conflictIndex) {
 	t := p.t
 	t.begin('X', b*StepMicros)
 	t.num("dur", (e-b+1)*StepMicros)
@@ -256,10 +256,7 @@ func (p *perfetto) slice(g *model.Graph, r *model.Row, pid, tid, b, e int64, ove
 	t.buf = append(t.buf, '.', '.')
 	t.buf = strconv.AppendInt(t.buf, r.LifeEnd, 10)
 	t.buf = append(t.buf, '"')
-	var with []string
-	if len(peers) > 0 {
-		with = peers[r.Key()]
-	}
+	with := peers.of(r)
 	t.key("flags")
 	t.buf = appendFlags(t.buf, r, overlap, len(with) > 0)
 	if r.Child > 0 {
@@ -326,16 +323,38 @@ func conflictList(with []string) string {
 
 // conflictPeers maps each tensor key in a conflict to the keys it
 // conflicts with.
-func conflictPeers(cs []model.Conflict) map[string][]string {
+func conflictPeers(cs []model.Conflict) *conflictIndex {
 	if len(cs) == 0 {
 		return nil
 	}
-	m := make(map[string][]string, 2*len(cs))
+	x := &conflictIndex{peers: make(map[string][]string, 2*len(cs)), nodes: map[string]bool{}}
 	for _, c := range cs {
-		m[c.A] = append(m[c.A], c.B)
-		m[c.B] = append(m[c.B], c.A)
+		x.peers[c.A] = append(x.peers[c.A], c.B)
+		x.peers[c.B] = append(x.peers[c.B], c.A)
 	}
-	return m
+	for k := range x.peers {
+		// "<node>:<kind>:<index>": kinds and indexes have no ':'.
+		if i := strings.LastIndexByte(k, ':'); i > 0 {
+			if j := strings.LastIndexByte(k[:i], ':'); j >= 0 {
+				x.nodes[k[:j]] = true
+			}
+		}
+	}
+	return x
+}
+
+// conflictIndex finds the conflicts of a row; most rows have none, and
+// are told so by their node name without building their key.
+type conflictIndex struct {
+	peers map[string][]string // tensor key → keys it conflicts with
+	nodes map[string]bool     // nodes of those keys
+}
+
+func (x *conflictIndex) of(r *model.Row) []string {
+	if x == nil || !x.nodes[r.Node] {
+		return nil
+	}
+	return x.peers[r.Key()]
 }
 
 // counters writes the graph's memory curves: live bytes at each step
