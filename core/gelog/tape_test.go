@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 func TestTapeRoundTrip(t *testing.T) {
@@ -88,5 +89,24 @@ func TestTapeReaderSeesLaterNames(t *testing.T) {
 	var got SetRow
 	if _, err := rd.Read(tape, 0, &got, Meta{}); err != nil || got.Graph != r.Graph {
 		t.Fatalf("got %q, %v", got.Graph, err)
+	}
+}
+
+// TestTapeReaderInternsNodes reads two rows of one node: one string.
+func TestTapeReaderInternsNodes(t *testing.T) {
+	r := SetRow{Node: "conv1", Kind: "output"}
+	tape := AppendRow(nil, &r)
+	off := len(tape)
+	tape = AppendRow(tape, &r)
+	rd := NewTapeReader()
+	var a, b SetRow
+	if _, err := rd.Read(tape, 0, &a, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rd.Read(tape, off, &b, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Node != "conv1" || unsafe.StringData(a.Node) != unsafe.StringData(b.Node) {
+		t.Errorf("node %q read twice as two strings", a.Node)
 	}
 }
