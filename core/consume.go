@@ -20,9 +20,6 @@ import (
 // are kept until the end either way (rows on the compact tape), so both paths
 // see the same data and give the same report.
 
-// speculate turns the in-order build on; tests turn it off to compare.
-var speculate = true
-
 // consumer takes finished files in read order.
 type consumer struct {
 	p     *pipeline
@@ -47,7 +44,7 @@ type fileOutcome struct {
 }
 
 func newConsumer(p *pipeline) *consumer {
-	c := &consumer{p: p, b: model.NewBuilder(nil), hints: map[model.HintKey]model.Hint{}, inOrder: speculate}
+	c := &consumer{p: p, b: model.NewBuilder(nil), hints: map[model.HintKey]model.Hint{}, inOrder: !p.opt.alwaysMerge}
 	c.b.SizeHints(c.hints)
 	return c
 }

@@ -38,6 +38,8 @@ type Options struct {
 	// report has figures, conflicts and run-time figures, but no waste,
 	// peak or address checks.
 	Summary bool
+
+	alwaysMerge bool // no in-order build while parsing (tests compare both)
 }
 
 // Progress reports a run's advance.
