@@ -75,7 +75,8 @@ func Parse(env *plog.Envelope, envOK bool, line []byte, m Meta) Record {
 
 // ParseInto is Parse that, when the line is an "[IMAS]Set" row, parses it
 // into *set and returns set, so that a caller that keeps rows in its own
-// form allocates nothing per row. set may be nil.
+// form (the row tape) allocates nothing per row. set's node name then
+// points into line: it is valid only as long as line is. set may be nil.
 func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow) Record {
 	m.PID, m.TID, m.Time, m.Event = env.PID, env.TID, env.Time, env.Event
 	msg := env.Msg

@@ -4,19 +4,22 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Static-graph statements (ge-log-formats.md §2). Each parser receives the
 // text after its marker and returns a record or a *Reject.
 
 // parseSet reads "[IMAS]Set <graph> name[..] ..." (block and buffer-pool
-// assigners, every generation since 2020-05).
-// parseSet parses a "[IMAS]Set" row into dst (a new SetRow when nil).
+// assigners, every generation since 2020-05) into dst. With dst nil the row
+// is a new SetRow that owns its strings; a caller's dst gets its node name
+// borrowed from line (see ParseInto).
 func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
+	borrow := dst != nil
 	if dst == nil {
 		dst = new(SetRow)
 	}
-	rec := parseSetRow(dst, rest, m, line)
+	rec := parseSetRow(dst, rest, m, line, borrow)
 	if rj, ok := rec.(*Reject); ok {
 		// Keep the graph so that cut rows can be counted per graph.
 		if ni := bytes.Index(rest, []byte(" name[")); ni > 0 {
@@ -34,7 +37,7 @@ func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
 	return rec
 }
 
-func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
+func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Record {
 	*r = SetRow{Meta: m, MemType: 2}
 	ni := bytes.Index(rest, []byte(" name["))
 	if ni < 0 {
@@ -49,7 +52,11 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte) Record {
 	if !ok || !closed {
 		return reject(m, line, "truncated", "cut inside name[...]")
 	}
-	r.Node = string(name)
+	if borrow && len(name) > 0 {
+		r.Node = unsafe.String(&name[0], len(name)) // valid while line is
+	} else {
+		r.Node = string(name)
+	}
 	var f kvList
 	f.tokenize(msg[after:])
 	x := f.index()
