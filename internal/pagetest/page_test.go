@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -430,10 +431,20 @@ func TestDrop(t *testing.T) {
 	b := newTab(t, 90*time.Second)
 	b.open(t, "")
 	data := &input.DragData{Items: []*input.DragDataItem{}, Files: files, DragOperationsMask: 1}
-	b.run(t, input.DispatchDragEvent(input.DragEnter, 300, 300, data),
+	drop := chromedp.Tasks{input.DispatchDragEvent(input.DragEnter, 300, 300, data),
 		input.DispatchDragEvent(input.DragOver, 300, 300, data),
-		input.DispatchDragEvent(input.Drop, 300, 300, data),
-		chromedp.WaitVisible(`.imas[data-ends="1"]`, chromedp.ByQuery))
+		input.DispatchDragEvent(input.Drop, 300, 300, data)}
+	b.run(t, drop)
+	// In two CI runs of 2026-12-02 a drop made right after a fresh build
+	// never reached the page (CDP drag events on a cold page); it is
+	// repeated once, visibly, rather than failing the run.
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	err := chromedp.Run(ctx, chromedp.WaitVisible(`.imas[data-ends="1"]`, chromedp.ByQuery))
+	cancel()
+	if err != nil {
+		t.Logf("the drop had no effect in 20 s (%v); dropping again", err)
+		b.run(t, drop, chromedp.WaitVisible(`.imas[data-ends="1"]`, chromedp.ByQuery))
+	}
 	checkFigures(t, b.shownGraphs(t), want)
 	var inputs []string
 	b.run(t, chromedp.Click(`button[data-tab="inputs"]`, chromedp.ByQuery),
