@@ -3,13 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"imas/core/export"
 	"imas/core/model"
@@ -57,20 +54,7 @@ func writeReportDir(dir string, rep *model.Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	outs := export.Outputs()
-	errs := make([]error, len(outs))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, o := range outs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = writeReportFile(dir, o, rep)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return export.EachOutput(func(o export.Output) error { return writeReportFile(dir, o, rep) })
 }
 
 func writeReportFile(dir string, o export.Output, rep *model.Report) error {

@@ -1,7 +1,10 @@
 package export
 
 import (
+	"errors"
 	"io"
+	"runtime"
+	"sync"
 
 	"imas/core/model"
 )
@@ -23,4 +26,24 @@ func Outputs() []Output {
 	out = append(out, traceOutputs()...)
 	out = append(out, Output{"report.json", "application/json", WriteJSON})
 	return out
+}
+
+// EachOutput calls write for every output, up to GOMAXPROCS at a time: the
+// writers only read the report, and a big report's files take seconds each.
+// It returns the errors joined.
+func EachOutput(write func(Output) error) error {
+	outs := Outputs()
+	errs := make([]error, len(outs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, o := range outs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = write(o)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

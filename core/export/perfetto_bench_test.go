@@ -2,8 +2,7 @@ package export_test
 
 import (
 	"io"
-	"runtime"
-	"sync"
+	"sync/atomic"
 	"testing"
 
 	"imas/core/analyze"
@@ -40,29 +39,16 @@ func BenchmarkReport10e6(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		analyze.All(rep)
-		outs := export.Outputs()
-		sizes := make([]int64, len(outs))
-		errs := make([]error, len(outs))
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		var wg sync.WaitGroup
-		for i, o := range outs {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				var cw countingWriter
-				errs[i] = o.Write(&cw, rep)
-				sizes[i] = cw.n
-			}()
+		var n atomic.Int64
+		err := export.EachOutput(func(o export.Output) error {
+			var cw countingWriter
+			err := o.Write(&cw, rep)
+			n.Add(cw.n)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
-		wg.Wait()
-		var n int64
-		for i := range outs {
-			if errs[i] != nil {
-				b.Fatal(outs[i].Name, errs[i])
-			}
-			n += sizes[i]
-		}
-		b.ReportMetric(float64(n)/1e6, "MB-written")
+		b.ReportMetric(float64(n.Load())/1e6, "MB-written")
 	}
 }

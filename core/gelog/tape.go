@@ -127,13 +127,10 @@ func (t *TapeReader) Read(tape []byte, off int, r *SetRow, m Meta) (int, error) 
 }
 
 func (t *TapeReader) node(d *decoder) string {
-	n := int(d.uvarint())
-	if n < 0 || n > len(d.b)-d.i {
-		d.err, d.i = errTape, len(d.b)
+	b := d.raw(int(d.uvarint()))
+	if len(b) == 0 {
 		return ""
 	}
-	b := d.b[d.i : d.i+n]
-	d.i += n
 	if s, ok := t.nodes[string(b)]; ok {
 		return s
 	}
@@ -189,14 +186,19 @@ func (d *decoder) varint() int64 {
 func (d *decoder) text() string { return d.bytes(int(d.uvarint())) }
 
 func (d *decoder) bytes(n int) string {
-	if n == 0 {
-		return ""
+	if b := d.raw(n); len(b) > 0 {
+		return string(b)
 	}
+	return ""
+}
+
+// raw returns the next n bytes of the tape, in place.
+func (d *decoder) raw(n int) []byte {
 	if n < 0 || n > len(d.b)-d.i {
 		d.err, d.i = errTape, len(d.b)
-		return ""
+		return nil
 	}
-	s := string(d.b[d.i : d.i+n])
+	b := d.b[d.i : d.i+n]
 	d.i += n
-	return s
+	return b
 }
