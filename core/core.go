@@ -336,6 +336,8 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	r.items = make([]item, 0, len(cand))
 	r.tape = make([]byte, 0, len(cand)*48)
 	r.hints = map[model.HintKey]model.Hint{}
+	var run model.HintKey // the graph of the current run of Set rows
+	runRows := 0
 	line, pos := int64(1), 0 // line number of the line starting at pos
 	lineAt := func(start int) int64 {
 		line += int64(countNL(data[pos:start]))
@@ -387,10 +389,12 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 		if rec == gelog.Record(&set) {
 			it.ref = int64(len(r.tape))
 			r.tape = gelog.AppendRow(r.tape, &set)
-			k := model.HintKey{PID: set.PID, Graph: set.Graph, MemType: set.MemType}
-			h := r.hints[k]
-			h.Rows++
-			r.hints[k] = h
+			// Rows of a graph come in runs: count the run, not a map entry a row.
+			if k := (model.HintKey{PID: set.PID, Graph: set.Graph, MemType: set.MemType}); k != run {
+				r.addRows(run, runRows)
+				run, runRows = k, 0
+			}
+			runRows++
 		} else {
 			if a, ok := rec.(*gelog.AfterAssign); ok {
 				k := model.HintKey{PID: a.PID, Graph: a.Graph, MemType: a.MemType}
@@ -406,8 +410,18 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 		}
 		r.items = append(r.items, it)
 	}
+	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
 	return r
+}
+
+// addRows counts n Set rows of graph k in the chunk's size hints.
+func (r *chunkResult) addRows(k model.HintKey, n int) {
+	if n > 0 {
+		h := r.hints[k]
+		h.Rows += n
+		r.hints[k] = h
+	}
 }
 
 func b01(b bool) int {
