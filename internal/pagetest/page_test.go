@@ -107,7 +107,7 @@ func TestSamples(t *testing.T) {
 func (b *tab) checkMap(t *testing.T) {
 	t.Helper()
 	var n, drawn string
-	b.run(t, chromedp.WaitVisible(`#imas-map[data-drawn]`, chromedp.ByQuery),
+	b.run(t, chromedp.WaitVisible(`#imas-map[data-shows="graph:0"][data-drawn]`, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-n", &n, nil, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-drawn", &drawn, nil, chromedp.ByQuery))
 	if n == "0" || n != drawn {
@@ -396,7 +396,9 @@ func TestPools(t *testing.T) {
 	b.run(t, chromedp.WaitVisible(`#pools tr.sel[data-pool="0"]`, chromedp.ByQuery),
 		chromedp.Click(`#pools tr[data-pool="1"] button`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#pools tr.sel[data-pool="1"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`#imas-map[data-drawn]`, chromedp.ByQuery),
+		// The row is marked before the engine returns the map: wait for
+		// pool 1's map itself, or the hover below points at pool 0's.
+		chromedp.WaitVisible(`#imas-map[data-shows="pool:1"][data-drawn]`, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-n", &n, nil, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-drawn", &drawn, nil, chromedp.ByQuery))
 	if n == "0" || n != drawn {

@@ -180,6 +180,7 @@
     ctx.restore();
     axes(ctx, g);
     canvas.dataset.n = n;
+    canvas.dataset.shows = data.meta.subject + ':' + data.meta.id; // which map: tests wait for it
     canvas.dataset.drawn = drawn;
     canvas.dataset.ms = (performance.now() - t0).toFixed(1);
   }

@@ -19,6 +19,7 @@ import (
 type MapMeta struct {
 	N          int      `json:"n"`
 	Subject    string   `json:"subject"`  // graph or pool
+	ID         int      `json:"id"`       // the graph's or pool's index in its run
 	ColorBy    string   `json:"color_by"` // optype, stream or kernel
 	Legend     []string `json:"legend"`   // colour index → name; the last may be "other"
 	MaxStep    int64    `json:"max_step"` // x extent (exclusive)
@@ -64,7 +65,7 @@ func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, err
 	}
 	marks := s.conflicted(slot, i, g)
 	rows := g.Rows
-	meta := &MapMeta{N: len(rows), Subject: "graph", ColorBy: colorBy, MemorySize: g.MemorySize, PeakStep: -1}
+	meta := &MapMeta{N: len(rows), Subject: "graph", ID: i, ColorBy: colorBy, MemorySize: g.MemorySize, PeakStep: -1}
 	name := func(r *model.Row) string { return r.OpType }
 	if colorBy == "stream" {
 		name = func(r *model.Row) string { return strconv.FormatInt(r.Stream, 10) }
@@ -124,7 +125,7 @@ func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 	}
 	p := run.Report.Pools[i]
 	rows := p.Rows
-	meta := &MapMeta{N: len(rows), Subject: "pool", ColorBy: "kernel", PeakStep: -1, PeakLive: p.PeakLive}
+	meta := &MapMeta{N: len(rows), Subject: "pool", ID: i, ColorBy: "kernel", PeakStep: -1, PeakLive: p.PeakLive}
 	legend, colorOf := legendOf(len(rows), func(k int) (string, int64) { return rows[k].Kernel, rows[k].Size })
 	meta.Legend = legend
 	addr := make([]int64, len(rows))
