@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"imas/internal/hugeheap"
 	"io"
 	"os"
 	"os/signal"
@@ -48,6 +49,12 @@ func register(c *command) { commands[c.name] = c }
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// Batch commands build their model once and exit: let the heap take
+	// huge pages (see internal/hugeheap). A long-running server keeps the
+	// finer 4 KiB granularity. IMAS_HUGEHEAP=0 turns it off.
+	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Getenv("IMAS_HUGEHEAP") != "0" {
+		hugeheap.Advise(1 << 30)
+	}
 	// IMAS_CPUPROFILE=file writes a CPU profile (a debugging aid for "make bench").
 	if p := os.Getenv("IMAS_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {

@@ -4,10 +4,8 @@
 package analyze
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
 	"imas/core/model"
@@ -191,42 +189,6 @@ func Interval(r *model.Row, maxFinite int64) (begin, end int64) {
 	return
 }
 
-// LiveEvent is a change of live bytes at a time step.
-type LiveEvent struct {
-	T     int64
-	Delta int64
-}
-
-// ReusableEvents returns the live-byte events of counted reuse-1 rows,
-// sorted: at equal times removals come first (an end at t means live at t,
-// so it is removed at t+1).
-func ReusableEvents(rows []model.Row) []LiveEvent {
-	mx := MaxFinite(rows)
-	n := 0
-	for i := range rows {
-		if rows[i].Counted && rows[i].Reuse != 0 {
-			n++
-		}
-	}
-	ev := make([]LiveEvent, 0, 2*n)
-	for i := range rows {
-		r := &rows[i]
-		if !r.Counted || r.Reuse == 0 {
-			continue
-		}
-		a := align512(r.RealSize)
-		b, e := Interval(r, mx)
-		ev = append(ev, LiveEvent{b, a}, LiveEvent{e + 1, -a})
-	}
-	slices.SortFunc(ev, func(x, y LiveEvent) int {
-		if x.T != y.T {
-			return cmp.Compare(x.T, y.T)
-		}
-		return cmp.Compare(x.Delta, y.Delta)
-	})
-	return ev
-}
-
 // PeakReusable is the peak over time of Σ align512(realsize) of live counted
 // reuse-1 tensors, and is the first term of theory_min.
 func PeakReusable(rows []model.Row) int64 {
@@ -237,12 +199,20 @@ func PeakReusable(rows []model.Row) int64 {
 // PeakStep returns the peak live reusable bytes and the first step at which
 // it is reached.
 func PeakStep(rows []model.Row) (peak, step int64) {
-	var live int64
-	for _, e := range ReusableEvents(rows) {
-		live += e.Delta
-		if live > peak {
-			peak, step = live, e.T
+	mx := MaxFinite(rows)
+	n := 0
+	for i := range rows {
+		if rows[i].Counted && rows[i].Reuse != 0 {
+			n++
 		}
 	}
-	return
+	items := make([]liveItem, 0, n)
+	for i := range rows {
+		r := &rows[i]
+		if r.Counted && r.Reuse != 0 {
+			b, e := Interval(r, mx)
+			items = append(items, liveItem{b, e, align512(r.RealSize)})
+		}
+	}
+	return watermark(items)
 }

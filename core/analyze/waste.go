@@ -164,6 +164,12 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph) *model.Waste {
 	return w
 }
 
+// liveEvent is a change of live bytes at a time step.
+type liveEvent struct {
+	T     int64
+	Delta int64
+}
+
 // liveItem is memory held over an inclusive time interval.
 type liveItem struct{ begin, end, bytes int64 }
 
@@ -200,13 +206,13 @@ func watermark(items []liveItem) (peak, step int64) {
 }
 
 func watermarkSorted(items []liveItem) (peak, step int64) {
-	ev := make([]LiveEvent, 0, 2*len(items))
+	ev := make([]liveEvent, 0, 2*len(items))
 	for _, it := range items {
-		ev = append(ev, LiveEvent{it.begin, it.bytes}, LiveEvent{it.end + 1, -it.bytes})
+		ev = append(ev, liveEvent{it.begin, it.bytes}, liveEvent{it.end + 1, -it.bytes})
 	}
 	// At one step removals come first, so the running sum peaks only
 	// once the step's additions are all in.
-	slices.SortFunc(ev, func(a, b LiveEvent) int { return cmp.Or(cmp.Compare(a.T, b.T), cmp.Compare(a.Delta, b.Delta)) })
+	slices.SortFunc(ev, func(a, b liveEvent) int { return cmp.Or(cmp.Compare(a.T, b.T), cmp.Compare(a.Delta, b.Delta)) })
 	var live int64
 	for _, e := range ev {
 		live += e.Delta

@@ -15,6 +15,7 @@ type csvWriter struct {
 	w     *bufio.Writer
 	first bool
 	err   error
+	num   [24]byte // formats numbers without an allocation per cell
 }
 
 func newCSV(w io.Writer) *csvWriter {
@@ -28,7 +29,7 @@ func (c *csvWriter) Cell(s string) {
 	}
 	c.first = false
 	s = SafeCell(s)
-	if strings.ContainsAny(s, ",\"\r\n") {
+	if needsQuotes(s) {
 		c.w.WriteByte('"')
 		c.w.WriteString(strings.ReplaceAll(s, `"`, `""`))
 		c.w.WriteByte('"')
@@ -43,8 +44,19 @@ func (c *csvWriter) Int(n int64) {
 		c.w.WriteByte(',')
 	}
 	c.first = false
-	var b [24]byte
-	c.w.Write(strconv.AppendInt(b[:0], n, 10))
+	c.w.Write(strconv.AppendInt(c.num[:0], n, 10))
+}
+
+// needsQuotes reports a cell with a comma, quote or line break (RFC 4180);
+// a byte loop, as strings.ContainsAny builds a set on every call.
+func needsQuotes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	return false
 }
 
 // KV writes a key cell and a value cell.

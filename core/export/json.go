@@ -16,11 +16,11 @@ import (
 // memory twice (compact, then indented): here the big arrays are streamed
 // instead. The report is marshalled without its graphs, each graph without
 // its rows, each row on its own, and an indenting writer formats the
-// stream on its way out.
+// stream on its way out; rows, most of the bytes, are written already
+// indented (json_row.go).
 func WriteJSON(w io.Writer, rep *model.Report) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	x := &indenter{w: bw}
-	enc := json.NewEncoder(x) // compact; the indenter drops its newlines
 	head := *rep
 	head.Graphs = nil
 	err := streamField(x, &head, "graphs", func() error {
@@ -32,7 +32,7 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 			if i > 0 {
 				x.writeString(",")
 			}
-			if err := writeGraphJSON(x, enc, g); err != nil {
+			if err := writeGraphJSON(x, g); err != nil {
 				return err
 			}
 		}
@@ -45,7 +45,7 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 	return bw.Flush()
 }
 
-func writeGraphJSON(x *indenter, enc *json.Encoder, g *model.Graph) error {
+func writeGraphJSON(x *indenter, g *model.Graph) error {
 	head := *g
 	head.Rows = nil
 	return streamField(x, &head, "rows", func() error {
@@ -53,11 +53,17 @@ func writeGraphJSON(x *indenter, enc *json.Encoder, g *model.Graph) error {
 			return x.writeString("null")
 		}
 		x.writeString("[")
+		var buf []byte
 		for i := range g.Rows {
 			if i > 0 {
 				x.writeString(",")
 			}
-			if err := enc.Encode(&g.Rows[i]); err != nil {
+			depth := x.depth
+			if x.needIndent {
+				depth++
+			}
+			buf = appendRowJSON(buf[:0], &g.Rows[i], depth)
+			if err := x.value(buf); err != nil {
 				return err
 			}
 		}

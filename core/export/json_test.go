@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"imas/core"
@@ -75,7 +76,9 @@ func FuzzWriteJSON(f *testing.F) {
 				gr.Rows = []model.Row{}
 			}
 			for r := 0; r < int(rows%6); r++ {
-				gr.Rows = append(gr.Rows, model.Row{Node: node, OpType: text, Kind: graph, Batch: text, Index: int64(r)})
+				gr.Rows = append(gr.Rows, model.Row{Node: node, OpType: text, Kind: graph, Batch: text, Index: int64(r),
+					StreamDesc: text[:len(text)*(r%2)], BlockType: graph[:len(graph)*(r%3/2)], Pool: r%2 == 1, Counted: r%3 == 0,
+					LifeEnd: int64(rows) << (8 * r), Child: -int64(r)})
 			}
 			rep.Graphs = append(rep.Graphs, gr)
 		}
@@ -87,4 +90,39 @@ func FuzzWriteJSON(f *testing.F) {
 			t.Fatalf("streamed JSON differs:\n got %q\nwant %q", got.Bytes(), want)
 		}
 	})
+}
+
+// TestRowJSONFields keeps the hand-written row encoder in step with
+// model.Row: every field json.Marshal writes for a row with all fields set
+// must be written, in the same order, with the same value.
+func TestRowJSONFields(t *testing.T) {
+	r := model.Row{Node: "n<1>", OpType: "Add", Kind: "output", Index: 1, Offset: 2, Stream: 3, StreamDesc: "3-4",
+		MemType: 5, Size: 6, RealSize: 7, NoAlign: 8, LifeBegin: 9, LifeEnd: model.LifeMax, Child: -1,
+		Reuse: 1, Continuous: 1, ZeroCopy: 1, SameStream: 1, IsRef: 1, Batch: "b\x01\x7f", BlockType: "t\xff",
+		Pool: true, Counted: true, Line: 12}
+	want, err := json.MarshalIndent(&r, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &model.Report{Graphs: []*model.Graph{{Rows: []model.Row{r, {}}}}}
+	var got bytes.Buffer
+	if err := export.WriteJSON(&got, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), encoderJSON(t, rep)) {
+		t.Errorf("a row with every field set differs from json.Encoder's:\n%s", got.Bytes())
+	}
+	// The same keys in the same order (MarshalIndent of the row alone).
+	var keys []string
+	dec := json.NewDecoder(bytes.NewReader(want))
+	dec.Token()
+	for dec.More() {
+		k, _ := dec.Token()
+		keys = append(keys, k.(string))
+		var v json.RawMessage
+		dec.Decode(&v)
+	}
+	if got := export.RowJSONFields(); !slices.Equal(keys, got) {
+		t.Errorf("model.Row's JSON keys %v, the row encoder writes %v", keys, got)
+	}
 }

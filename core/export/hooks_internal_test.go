@@ -1,0 +1,4 @@
+package export
+
+// RowJSONFields exposes the row encoder's key list to the external tests.
+func RowJSONFields() []string { return rowJSONFields }
