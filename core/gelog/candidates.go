@@ -72,20 +72,7 @@ const (
 // the byte of lowest estimated cost, where bytes already chosen by other
 // markers cost no extra pass.
 func planScan(data []byte) []byteGroup {
-	var freq [256]int
-	if len(data) <= sampleSpan {
-		for _, c := range data {
-			freq[c]++
-		}
-	} else {
-		part := sampleSpan / sampleParts
-		step := (len(data) - part) / (sampleParts - 1)
-		for p := 0; p < sampleParts; p++ {
-			for _, c := range data[p*step : p*step+part] {
-				freq[c]++
-			}
-		}
-	}
+	freq := sampleHistogram(data)
 	markers := markersAsBytes()
 	// Most constrained markers first: those whose rarest byte is most
 	// frequent decide their pass, the others may join it.
@@ -132,6 +119,25 @@ func planScan(data []byte) []byteGroup {
 	return groups
 }
 
+// sampleHistogram counts the bytes of sampleSpan bytes of data, taken in
+// sampleParts pieces spread over it.
+func sampleHistogram(data []byte) (freq [256]int) {
+	if len(data) <= sampleSpan {
+		for _, c := range data {
+			freq[c]++
+		}
+		return
+	}
+	part := sampleSpan / sampleParts
+	step := (len(data) - part) / (sampleParts - 1)
+	for p := 0; p < sampleParts; p++ {
+		for _, c := range data[p*step : p*step+part] {
+			freq[c]++
+		}
+	}
+	return
+}
+
 // match reports whether one of g's markers has its search byte at i.
 func (g *byteGroup) match(data []byte, i int) bool {
 	for _, p := range g.markers {
@@ -147,8 +153,15 @@ func (g *byteGroup) match(data []byte, i int) bool {
 // lines of data that carry a marker. data holds whole '\n'-terminated lines
 // (a last line without '\n' counts too).
 func CandidateLines(data []byte, dst []int) []int {
+	if useSIMD {
+		return candidateLinesSIMD(data, dst)
+	}
 	return scanGroups(data, dst, planScan(data))
 }
+
+// useSIMD selects the one-pass vector scan (teddy_simd.go) where the build
+// and the CPU have it.
+var useSIMD = simdScan()
 
 func scanGroups(data []byte, dst []int, groups []byteGroup) []int {
 	start := len(dst)

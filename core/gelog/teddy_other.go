@@ -1,0 +1,8 @@
+//go:build !(goexperiment.simd && amd64)
+
+package gelog
+
+// Without GOEXPERIMENT=simd on amd64 the byte passes do all the scanning.
+func simdScan() bool { return false }
+
+func candidateLinesSIMD(data []byte, dst []int) []int { panic("gelog: no SIMD scan in this build") }
