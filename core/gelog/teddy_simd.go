@@ -5,9 +5,9 @@ package gelog
 import (
 	"bytes"
 	"cmp"
-	"slices"
 	"math/bits"
 	"simd/archsimd"
+	"slices"
 )
 
 // With GOEXPERIMENT=simd on amd64 (AVX2), candidate lines are found in one
