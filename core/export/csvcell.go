@@ -22,6 +22,12 @@ func newCSV(w io.Writer) *csvWriter {
 	return &csvWriter{w: bufio.NewWriterSize(w, 256<<10), first: true}
 }
 
+// lineCSV is a csvWriter for one short line (a summary): a file-sized
+// buffer per line would be most of "imas total"'s fresh memory.
+func lineCSV(w io.Writer) *csvWriter {
+	return &csvWriter{w: bufio.NewWriterSize(w, 512), first: true}
+}
+
 // Cell writes one text cell.
 func (c *csvWriter) Cell(s string) {
 	if !c.first {

@@ -121,7 +121,7 @@ func Detail(g *model.Graph) string {
 // SummaryLine is the summary row as one text line (imas total).
 func SummaryLine(g *model.Graph) string {
 	var sb strings.Builder
-	c := newCSV(&sb)
+	c := lineCSV(&sb)
 	SummaryCells(c, g)
 	c.Flush()
 	return sb.String()

@@ -110,7 +110,7 @@ func PoolSummaryCells(c *csvWriter, p *model.Pool) {
 // PoolSummaryLine is the summary row as one text line (imas total).
 func PoolSummaryLine(p *model.Pool) string {
 	var sb strings.Builder
-	c := newCSV(&sb)
+	c := lineCSV(&sb)
 	PoolSummaryCells(c, p)
 	c.Flush()
 	return sb.String()

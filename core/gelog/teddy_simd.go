@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"simd/archsimd"
 	"slices"
+	"sync"
 )
 
 // With GOEXPERIMENT=simd on amd64 (AVX2), candidate lines are found in one
@@ -47,6 +48,7 @@ func candidateLinesSIMD(data []byte, dst []int) []int {
 // their many hits verify one marker; markers with the same window share.
 func planTeddy(data []byte) *teddyPlan {
 	pairs := samplePairs(data)
+	slot := pairSlots()
 	type windowed struct {
 		pinned
 		cost float64
@@ -55,7 +57,7 @@ func planTeddy(data []byte) *teddyPlan {
 	for _, m := range markersAsBytes() {
 		best, bestCost := 0, -1.0
 		for o := 0; o+teddyWindow <= len(m); o++ {
-			c := float64(pairs[pairIndex(m[o], m[o+1])]+1) * float64(pairs[pairIndex(m[o+2], m[o+3])]+1)
+			c := float64(pairs[slot[pairIndex(m[o], m[o+1])]]+1) * float64(pairs[slot[pairIndex(m[o+2], m[o+3])]]+1)
 			if bestCost < 0 || c < bestCost {
 				best, bestCost = o, c
 			}
@@ -87,25 +89,55 @@ func planTeddy(data []byte) *teddyPlan {
 	return p
 }
 
-// samplePairs counts the byte pairs of sampleSpan bytes of data, taken in
-// sampleParts pieces spread over it.
-func samplePairs(data []byte) *[1 << 16]uint16 {
-	pairs := new([1 << 16]uint16)
+// samplePairs counts, in sampleSpan bytes of data taken in sampleParts
+// pieces spread over it, the byte pairs that occur in markers (indexed by
+// pairSlot); other pairs do not matter for placing windows.
+func samplePairs(data []byte) (counts [maxMarkerPairs]uint16) {
+	slot := pairSlots()
 	count := func(b []byte) {
 		for i := 0; i+1 < len(b); i++ {
-			pairs[pairIndex(b[i], b[i+1])]++
+			if k := slot[pairIndex(b[i], b[i+1])]; k > 0 {
+				counts[k]++
+			}
 		}
 	}
 	if len(data) <= sampleSpan {
 		count(data)
-		return pairs
+		return
 	}
 	part := sampleSpan / sampleParts
 	step := (len(data) - part) / (sampleParts - 1)
 	for p := 0; p < sampleParts; p++ {
 		count(data[p*step : p*step+part])
 	}
-	return pairs
+	return
+}
+
+// maxMarkerPairs bounds the distinct byte pairs of all Markers (slot 0
+// stands for every other pair).
+const maxMarkerPairs = 1024
+
+var (
+	pairSlotsOnce sync.Once
+	pairSlotTable *[1 << 16]uint16
+)
+
+// pairSlots maps each byte pair of the markers to its counter, others to 0.
+func pairSlots() *[1 << 16]uint16 {
+	pairSlotsOnce.Do(func() {
+		t := new([1 << 16]uint16)
+		n := uint16(1)
+		for _, m := range markersAsBytes() {
+			for i := 0; i+1 < len(m); i++ {
+				if k := pairIndex(m[i], m[i+1]); t[k] == 0 && n < maxMarkerPairs {
+					t[k] = n
+					n++
+				}
+			}
+		}
+		pairSlotTable = t
+	})
+	return pairSlotTable
 }
 
 func pairIndex(a, b byte) int { return int(a)<<8 | int(b) }

@@ -20,6 +20,15 @@ type Builder struct {
 	instances map[nameKey]*instance
 	lastInst  map[int64]*instance // per pid: the instance most recently touched
 	seq       int
+	// Set rows come in runs of one graph: the graph of the previous row is
+	// reused while no instance changed since (gen counts the changes).
+	gen     int
+	lastSet struct {
+		gen          int
+		pid, memtype int64
+		name         string
+		g            *Graph
+	}
 
 	// run-log/debug-log duplicate detection
 	events map[eventKey]eventSeen
@@ -176,6 +185,7 @@ func (b *Builder) Add(rec gelog.Record) {
 // inst returns the current instance of (pid, name), opening a new
 // compilation when the current one is closed and open is requested.
 func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
+	b.gen++
 	k := nameKey{pid, name}
 	in := b.instances[k]
 	if in == nil {
@@ -260,8 +270,13 @@ func (b *Builder) graphForAux(pid int64, name string, memtype int64, tid int64) 
 }
 
 func (b *Builder) addSet(r *gelog.SetRow) {
-	in := b.inst(r.PID, r.Graph, true)
-	g := b.graph(in, r.MemType, r.File, r.Line)
+	c := &b.lastSet
+	g := c.g
+	if g == nil || c.gen != b.gen || c.pid != r.PID || c.memtype != r.MemType || c.name != r.Graph {
+		in := b.inst(r.PID, r.Graph, true)
+		g = b.graph(in, r.MemType, r.File, r.Line)
+		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
+	}
 	row := Row{
 		// Names were interned by the parsers already; node names are
 		// unique per row, so interning them again costs more than it saves.
@@ -325,6 +340,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	in.closed = true
 	in.summary[r.MemType] = true
 	b.lastInst[r.PID] = in
+	b.gen++
 	g := b.graph(in, r.MemType, r.File, r.Line)
 	g.HasSummary = true
 	g.Logged = Logged{}
