@@ -1,9 +1,12 @@
 package gelog
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -108,5 +111,31 @@ func TestTapeReaderInternsNodes(t *testing.T) {
 	}
 	if a.Node != "conv1" || unsafe.StringData(a.Node) != unsafe.StringData(b.Node) {
 		t.Errorf("node %q read twice as two strings", a.Node)
+	}
+}
+
+// TestNodeTable checks the node-name interning: every name comes back
+// equal, a name seen again shares the first copy's bytes, and names that
+// collide in a slot stay correct (each kept in turn).
+func TestNodeTable(t *testing.T) {
+	var tab nodeTable
+	names := make([]string, 200000) // far more names than slots: collisions
+	for i := range names {
+		names[i] = "node_" + strconv.Itoa(i)
+	}
+	for round := 0; round < 2; round++ {
+		for _, n := range names {
+			if got := tab.intern([]byte(n)); got != n {
+				t.Fatalf("intern(%q) = %q", n, got)
+			}
+		}
+	}
+	a := tab.intern([]byte("relu_5"))
+	b := tab.intern([]byte("relu_5"))
+	if unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error("a name seen twice in a row was stored twice")
+	}
+	if tab.intern([]byte("x")) != "x" || tab.intern(bytes.Repeat([]byte("y"), 100<<10)) != strings.Repeat("y", 100<<10) {
+		t.Error("short or arena-sized names")
 	}
 }
