@@ -11,5 +11,6 @@ package hugeheap
 // that size, so the resident set does not grow; the cost is one
 // garbage collection of a nearly empty heap. Call it once at start, before
 // the heap grows. It does nothing (and returns false) off Linux, when THP
-// is not in madvise mode, and under a finite address-space limit.
+// is not in madvise mode, and where mapping the range could fail (a finite
+// RLIMIT_AS or RLIMIT_DATA, vm.overcommit_memory = 2).
 func Advise(size int) bool { return advise(size) }

@@ -16,7 +16,8 @@ const (
 )
 
 func advise(size int) bool {
-	if size < 2*hugePage || !madviseMode() || addressSpaceLimited() {
+	// 32-bit address spaces have no room to spare.
+	if unsafe.Sizeof(uintptr(0)) < 8 || size < 2*hugePage || !madviseMode() || mappingMayFail() {
 		return false
 	}
 	// The runtime maps heap memory when it first needs it and never
@@ -43,9 +44,19 @@ func madviseMode() bool {
 	return err == nil && strings.Contains(string(s), "[madvise]")
 }
 
-// addressSpaceLimited reports a finite RLIMIT_AS: there, reserving the
-// range could fail, and a failed heap allocation is fatal.
-func addressSpaceLimited() bool {
-	var r syscall.Rlimit
-	return syscall.Getrlimit(syscall.RLIMIT_AS, &r) != nil || r.Cur != ^uint64(0)
+// mappingMayFail reports whether mapping the range could fail: a
+// failed heap allocation is fatal, so the reservation is only made when
+// neither RLIMIT_AS nor RLIMIT_DATA (which counts private writable
+// mappings) is finite and the kernel does not refuse to overcommit
+// (vm.overcommit_memory = 2 charges mapped, even untouched, memory).
+func mappingMayFail() bool {
+	const unlimited = ^uint64(0)
+	for _, res := range []int{syscall.RLIMIT_AS, syscall.RLIMIT_DATA} {
+		var r syscall.Rlimit
+		if syscall.Getrlimit(res, &r) != nil || r.Cur != unlimited {
+			return true
+		}
+	}
+	s, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	return err != nil || strings.TrimSpace(string(s)) == "2"
 }
