@@ -107,3 +107,40 @@ func TestCandidateLinesMatchesLineByLine(t *testing.T) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 }
+
+// TestWordScanMatchesBytePasses runs the word-at-a-time scan (the one wasm
+// uses) against the byte passes on every CPU, on random buffers whose noise
+// makes different bytes rare, with markers at every alignment and at the end.
+func TestWordScanMatchesBytePasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabets := []string{"abc [IMAS MAS] Malloc Free", "xyz 0123456789 ", "MMMMFFFFkkkk_svm ", "IMASKernelTraceFreeblock[]:; ", "yyyy create caching memory"}
+	for round := 0; round < 400; round++ {
+		alpha := alphabets[round%len(alphabets)]
+		var b strings.Builder
+		for n := rng.IntN(300); n > 0; n-- {
+			for k := rng.IntN(120); k > 0; k-- {
+				b.WriteByte(alpha[rng.IntN(len(alpha))])
+			}
+			if rng.IntN(4) == 0 {
+				m := Markers[rng.IntN(len(Markers))]
+				if rng.IntN(3) == 0 {
+					m = m[:rng.IntN(len(m))]
+				}
+				b.WriteString(m)
+			}
+			if rng.IntN(3) > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		if rng.IntN(3) == 0 {
+			b.WriteString(Markers[rng.IntN(len(Markers))])
+		}
+		data := []byte(b.String())
+		groups := planScan(data)
+		want := scanGroups(data, []int{-1}, groups)
+		got := scanGroupsWords(data, []int{-1}, groups)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("round %d (%d bytes): word scan %v\nbyte passes %v", round, len(data), got, want)
+		}
+	}
+}
