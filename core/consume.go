@@ -169,7 +169,7 @@ func feed(rd *gelog.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, 
 		return
 	}
 	m := gelog.Meta{File: file, Line: it.line + ch.base, Time: it.time}
-	if _, err := rd.Read(ch.tape, int(it.ref), row, m); err != nil {
+	if err := rd.Read(ch.tape, int(it.ref), row, m); err != nil {
 		add(gelog.Rejectf(m, nil, "internal-error", err.Error()))
 		return
 	}

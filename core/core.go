@@ -105,17 +105,17 @@ type chunkResult struct {
 	candidates int64
 	rejected   int64
 	// items lists the chunk's records in line order. "[IMAS]Set" rows, the
-	// bulk of every log, wait for the merge on the compact tape; the other
+	// bulk of every log, wait for the merge on the row tape; the other
 	// records in records.
 	items    []item
-	tape     []byte
+	tape     *gelog.RowTape
 	records  []gelog.Record
 	overlong []overlong
 	base     int64 // lines of the file before this chunk (set by finish)
 	hints    map[model.HintKey]model.Hint
 }
 
-// item is one record of a chunk: ref >= 0 is the offset of a row on the
+// item is one record of a chunk: ref >= 0 is the index of a row on the
 // tape, ref < 0 is ^index into records.
 type item struct {
 	time int64
@@ -332,9 +332,10 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
 	var set gelog.SetRow
-	// Sized for the usual mix (~40 tape bytes per row) so that neither grows.
+	// Sized for the usual mix (nearly all candidates are rows) so that
+	// neither grows.
 	r.items = make([]item, 0, len(cand))
-	r.tape = make([]byte, 0, len(cand)*48)
+	r.tape = gelog.NewRowTape(len(cand))
 	r.hints = map[model.HintKey]model.Hint{}
 	var run model.HintKey // the graph of the current run of Set rows
 	runRows := 0
@@ -387,8 +388,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 		rec := gelog.ParseInto(&env, ok, l, gelog.Meta{File: file, Line: n}, &set)
 		it := item{time: gelog.M(rec).Time, line: n}
 		if rec == gelog.Record(&set) {
-			it.ref = int64(len(r.tape))
-			r.tape = gelog.AppendRow(r.tape, &set)
+			it.ref = int64(r.tape.Append(&set))
 			// Rows of a graph come in runs: count the run, not a map entry a row.
 			if k := (model.HintKey{PID: set.PID, Graph: set.Graph, MemType: set.MemType}); k != run {
 				r.addRows(run, runRows)

@@ -14,7 +14,7 @@ func BenchmarkParseSetRow(b *testing.B) {
 	line := []byte(benchSetLine)
 	var env plog.Envelope
 	var set SetRow
-	tape := make([]byte, 0, 1<<16)
+	tape := NewRowTape(1 << 10)
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -22,10 +22,10 @@ func BenchmarkParseSetRow(b *testing.B) {
 		if ParseInto(&env, ok, line, Meta{}, &set) != Record(&set) {
 			b.Fatal("not a set row")
 		}
-		if len(tape) > 1<<15 {
-			tape = tape[:0]
+		if tape.Len() == 1<<10 {
+			tape.rows, tape.text = tape.rows[:0], tape.text[:0]
 		}
-		tape = AppendRow(tape, &set)
+		tape.Append(&set)
 	}
 }
 
@@ -35,11 +35,12 @@ func BenchmarkTapeRead(b *testing.B) {
 	var env plog.Envelope
 	var set SetRow
 	ParseInto(&env, plog.Parse(line, &env), line, Meta{}, &set)
-	tape := AppendRow(nil, &set)
+	var tape RowTape
+	tape.Append(&set)
 	rd := NewTapeReader()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := rd.Read(tape, 0, &set, Meta{}); err != nil {
+		if err := rd.Read(&tape, 0, &set, Meta{}); err != nil {
 			b.Fatal(err)
 		}
 	}

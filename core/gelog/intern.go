@@ -29,32 +29,35 @@ type internSnapshot struct {
 
 const maxInterned = 1 << 16
 
-// internBytes returns a shared string for b. The table is bounded: past
-// maxInterned entries new names are simply allocated (hostile input cannot
-// grow it without limit).
-func internBytes(b []byte) string {
+// internBytes returns a shared string for b and its number (0 when the
+// table is full or b is empty). The table is bounded: past maxInterned
+// entries new names are simply allocated (hostile input cannot grow it
+// without limit).
+func internBytes(b []byte) (string, uint32) {
 	if len(b) == 0 {
-		return ""
+		return "", 0
 	}
 	if snap := internSnap.Load(); snap != nil {
 		if id, ok := snap.tab[string(b)]; ok {
-			return snap.list[id]
+			return snap.list[id], id
 		}
 	}
 	internMu.Lock()
 	defer internMu.Unlock()
 	s := string(b)
-	if id, ok := internTab[s]; ok {
+	id, ok := internTab[s]
+	if ok {
 		s = internList[id]
 	} else if len(internList) <= maxInterned {
-		internTab[s] = uint32(len(internList))
+		id = uint32(len(internList))
+		internTab[s] = id
 		internList = append(internList, s)
 	}
 	internMisses++
 	if internMisses > len(internTab)/4+64 || internSnap.Load() == nil {
 		publishLocked()
 	}
-	return s
+	return s, id
 }
 
 // publishLocked makes the table the new snapshot; internMu is held.
@@ -91,5 +94,5 @@ func interned() []string {
 	return internList
 }
 
-func internGraph(b []byte) string { return internBytes(b) }
-func internOp(b []byte) string    { return internBytes(b) }
+// internName interns a graph, op-type or block-type name.
+func internName(b []byte) (string, uint32) { return internBytes(b) }

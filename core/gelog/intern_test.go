@@ -18,7 +18,11 @@ func TestInternConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 3000; i++ {
-				got[w] = append(got[w], internBytes([]byte("intern_test_"+strconv.Itoa(i%700))))
+				s, id := internBytes([]byte("intern_test_" + strconv.Itoa(i%700)))
+				if id == 0 || internID(s) != id {
+					t.Errorf("%q: id %d, internID %d", s, id, internID(s))
+				}
+				got[w] = append(got[w], s)
 			}
 		}()
 	}
@@ -34,7 +38,7 @@ func TestInternConcurrent(t *testing.T) {
 			if id == 0 || names[id] != want {
 				t.Fatalf("%q: id %d", s, id)
 			}
-			if s2 := internBytes([]byte(want)); unsafe.StringData(s2) != unsafe.StringData(s) {
+			if s2, _ := internBytes([]byte(want)); unsafe.StringData(s2) != unsafe.StringData(s) {
 				t.Fatalf("%q interned twice", want)
 			}
 		}

@@ -72,6 +72,11 @@ type SetRow struct {
 	BlockType  string
 	Pool       bool // printed by the buffer-pool assigner
 	HasLife    bool // the template has lifetimes (2020-06 onwards)
+
+	// The numbers of Graph, OpType and BlockType in the intern table (0:
+	// not interned), set by the parser so that the row tape need not look
+	// the names up again.
+	graphID, opTypeID, blockTypeID uint32
 }
 
 // Reuse is the reuse flag (2nd child number). Templates with a single child

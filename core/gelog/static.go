@@ -43,7 +43,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	if ni < 0 {
 		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
 	}
-	r.Graph = internGraph(bytes.TrimSpace(rest[:ni]))
+	r.Graph, r.graphID = internName(bytes.TrimSpace(rest[:ni]))
 	if r.Graph == "" {
 		return reject(m, line, "missing-field", "graph name missing")
 	}
@@ -61,7 +61,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	f.tokenize(msg[after:])
 	x := f.index()
 	if v, ok, _ := f.field(x.at[kOptype]); ok {
-		r.OpType = internOp(v)
+		r.OpType, r.opTypeID = internName(v)
 	}
 	kind, idx, ok, closed := "", []byte(nil), false, false
 	if x.kind >= 0 {
@@ -173,7 +173,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		r.Batch = string(v)
 	}
 	if v, ok, _ := f.field(x.at[kBlockType]); ok && len(v) > 0 {
-		r.BlockType = internOp(v)
+		r.BlockType, r.blockTypeID = internName(v)
 	}
 	return r
 }

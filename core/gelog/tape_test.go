@@ -13,72 +13,89 @@ import (
 
 func TestTapeRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	graphName := internGraph([]byte("tape_graph"))
-	op := internOp([]byte("TapeOp"))
-	ints := []int64{0, 1, -1, 511, 512, math.MaxInt64, math.MinInt64, 4294967295, 1 << 40}
+	graphName, _ := internName([]byte("tape_graph"))
+	op, _ := internName([]byte("TapeOp"))
+	ints := []int64{0, 1, -1, 511, 512, math.MaxInt32, math.MinInt32, math.MaxInt32 + 1, math.MaxInt64, math.MinInt64, 4294967295, 1 << 40}
 	texts := []string{"", "x", "5--2", "not interned \x00 \xff", string(make([]byte, 300))}
 	pick := func() int64 { return ints[rng.IntN(len(ints))] }
 	var rows []SetRow
-	for i := 0; i < 500; i++ {
+	for i := 0; i < 2000; i++ {
 		r := SetRow{
-			Meta:  Meta{PID: pick(), TID: pick(), Event: rng.IntN(2) == 0, EventKey: uint64(pick())},
+			Meta:  Meta{PID: pick(), TID: pick(), Event: rng.IntN(2) == 0},
 			Graph: []string{graphName, "raw graph", ""}[rng.IntN(3)], Node: texts[rng.IntN(len(texts))],
-			OpType: []string{op, "", "RawOp"}[rng.IntN(3)], Kind: append([]string{"strange"}, tensorKinds...)[rng.IntN(len(tensorKinds)+1)],
-			Index: pick(), Offset: pick(), StreamDesc: texts[rng.IntN(len(texts))], Stream: pick(), MemType: pick(),
+			OpType: []string{op, "", "RawOp"}[rng.IntN(3)], Kind: append([]string{"strange", ""}, tensorKinds...)[rng.IntN(len(tensorKinds)+2)],
+			Index: pick(), Offset: pick(), Stream: pick(), MemType: pick(),
 			Size: pick(), RealSize: pick(), NoAlign: pick(), LifeBegin: pick(), LifeEnd: pick(),
-			LifeDesc:   [2]string{texts[rng.IntN(len(texts))], texts[rng.IntN(len(texts))]},
-			ChildParts: rng.IntN(6), IsRef: rng.IntN(2) == 0, Batch: texts[rng.IntN(len(texts))],
+			ChildParts: rng.IntN(6), IsRef: rng.IntN(2) == 0,
 			BlockType: []string{"", op, "data "}[rng.IntN(3)], Pool: rng.IntN(2) == 0, HasLife: rng.IntN(2) == 0,
+		}
+		if rng.IntN(4) == 0 { // the rare fields, now and then
+			r.EventKey = uint64(pick())
+			r.StreamDesc, r.Batch = texts[rng.IntN(len(texts))], texts[rng.IntN(len(texts))]
+			r.LifeDesc = [2]string{texts[rng.IntN(len(texts))], texts[rng.IntN(len(texts))]}
+		}
+		if rng.IntN(2) == 0 { // as the parser gives them
+			r.graphID, r.opTypeID, r.blockTypeID = internID(r.Graph), internID(r.OpType), internID(r.BlockType)
 		}
 		for j := 0; j < r.ChildParts; j++ {
 			r.Child[j] = pick()
+			if rng.IntN(3) > 0 {
+				r.Child[j] = int64(rng.IntN(3))
+			}
 		}
 		rows = append(rows, r)
 	}
-	var tape []byte
-	var offs []int
+	var tape RowTape
 	for i := range rows {
-		offs = append(offs, len(tape))
-		tape = AppendRow(tape, &rows[i])
+		if n := tape.Append(&rows[i]); n != i {
+			t.Fatalf("row %d appended as %d", i, n)
+		}
 	}
 	rd := NewTapeReader()
-	off := 0
 	for i := range rows {
 		want := rows[i]
 		want.File, want.Line, want.Time = 7, int64(i), int64(i)*3
+		want.graphID, want.opTypeID, want.blockTypeID = internID(want.Graph), internID(want.OpType), internID(want.BlockType)
 		var got SetRow
-		if off != offs[i] {
-			t.Fatalf("row %d at %d, want %d", i, off, offs[i])
-		}
-		next, err := rd.Read(tape, off, &got, Meta{File: 7, Line: int64(i), Time: int64(i) * 3})
-		if err != nil {
+		if err := rd.Read(&tape, i, &got, Meta{File: 7, Line: int64(i), Time: int64(i) * 3}); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got, want)
 		}
-		off = next
 	}
-	if off != len(tape) {
-		t.Fatalf("read %d of %d bytes", off, len(tape))
+	if tape.Len() != len(rows) || tape.Bytes() < len(rows)*int(unsafe.Sizeof(tapeRow{})) {
+		t.Errorf("Len %d, Bytes %d for %d rows", tape.Len(), tape.Bytes(), len(rows))
 	}
 }
 
-// TestTapeDamaged reads every prefix of a tape: errors, never a panic.
+// TestTapeDamaged reads rows a tape does not have, and rows whose
+// references point outside it: errors, never a panic.
 func TestTapeDamaged(t *testing.T) {
-	r := SetRow{Graph: "g", Node: "n", Kind: "output", ChildParts: 5, Batch: "b"}
-	tape := AppendRow(nil, &r)
+	r := SetRow{Graph: "g", Node: "node", Kind: "output", ChildParts: 5, Batch: "b"}
+	tape := NewRowTape(1)
+	tape.Append(&r)
 	rd := NewTapeReader()
-	for n := 0; n < len(tape); n++ {
-		var got SetRow
-		if _, err := rd.Read(tape[:n], 0, &got, Meta{}); err == nil {
-			t.Errorf("prefix of %d bytes read without error", n)
+	var got SetRow
+	for _, i := range []int{-1, 1, 1 << 30} {
+		if err := rd.Read(tape, i, &got, Meta{}); err == nil {
+			t.Errorf("row %d of 1 read without error", i)
 		}
 	}
-	for _, bad := range [][]byte{{0x07}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}} {
-		var got SetRow
-		if _, err := rd.Read(bad, 0, &got, Meta{}); err == nil {
-			t.Errorf("%x read without error", bad)
+	for name, damage := range map[string]func(w *tapeRow){
+		"node":   func(w *tapeRow) { w.nodeLen = 1 << 20 },
+		"rare":   func(w *tapeRow) { w.rare = 99 },
+		"kind":   func(w *tapeRow) { w.kind = 200 },
+		"parts":  func(w *tapeRow) { w.childParts = 6 },
+		"graph":  func(w *tapeRow) { w.graph = math.MaxUint32 },
+		"optype": func(w *tapeRow) { w.opType = math.MaxUint32 },
+		"block":  func(w *tapeRow) { w.blockType = math.MaxUint32 },
+	} {
+		bad := NewRowTape(1)
+		bad.Append(&r)
+		damage(&bad.rows[0])
+		if err := rd.Read(bad, 0, &got, Meta{}); err == nil {
+			t.Errorf("damaged %s read without error", name)
 		}
 	}
 }
@@ -87,26 +104,32 @@ func TestTapeDamaged(t *testing.T) {
 // the reader was made.
 func TestTapeReaderSeesLaterNames(t *testing.T) {
 	rd := NewTapeReader()
-	r := SetRow{Graph: internGraph([]byte("graph interned after the reader")), Kind: "output"}
-	tape := AppendRow(nil, &r)
+	var r SetRow
+	r.Graph, r.graphID = internName([]byte("graph interned after the reader"))
+	r.Kind = "output"
+	var tape RowTape
+	tape.Append(&r)
 	var got SetRow
-	if _, err := rd.Read(tape, 0, &got, Meta{}); err != nil || got.Graph != r.Graph {
+	if err := rd.Read(&tape, 0, &got, Meta{}); err != nil || got.Graph != r.Graph {
 		t.Fatalf("got %q, %v", got.Graph, err)
 	}
 }
 
-// TestTapeReaderInternsNodes reads two rows of one node: one string.
+// TestTapeReaderInternsNodes reads two rows of one node: one string, which
+// does not alias the caller's bytes.
 func TestTapeReaderInternsNodes(t *testing.T) {
-	r := SetRow{Node: "conv1", Kind: "output"}
-	tape := AppendRow(nil, &r)
-	off := len(tape)
-	tape = AppendRow(tape, &r)
+	line := []byte("conv1")
+	r := SetRow{Node: unsafe.String(&line[0], len(line)), Kind: "output"}
+	var tape RowTape
+	tape.Append(&r)
+	tape.Append(&r)
+	copy(line, "XXXXX") // the parser's buffer is reused
 	rd := NewTapeReader()
 	var a, b SetRow
-	if _, err := rd.Read(tape, 0, &a, Meta{}); err != nil {
+	if err := rd.Read(&tape, 0, &a, Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rd.Read(tape, off, &b, Meta{}); err != nil {
+	if err := rd.Read(&tape, 1, &b, Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	if a.Node != "conv1" || unsafe.StringData(a.Node) != unsafe.StringData(b.Node) {
