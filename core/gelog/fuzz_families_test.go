@@ -32,6 +32,8 @@ type fuzzFamily struct {
 	// check asserts the family's invariants on an accepted (non-Reject)
 	// record; it fails on record types the family must not produce.
 	check func(t *testing.T, r Record, line []byte)
+	// body, if set, checks the family's own helpers on every input.
+	body func(t *testing.T, body []byte)
 }
 
 const (
@@ -180,6 +182,9 @@ func (fam fuzzFamily) run(f *testing.F) {
 		if bytes.IndexByte(body, '\n') >= 0 {
 			return // the chunker splits lines there: never one line
 		}
+		if fam.body != nil {
+			fam.body(t, body)
+		}
 		i := int(which) % len(fam.forms)
 		fm := fam.forms[i]
 		line := []byte(fm.env + fm.marker + string(body))
@@ -292,7 +297,22 @@ func FuzzSet(f *testing.F) {
 			}
 			inLine(t, line, s.Graph, s.Node, s.OpType, s.Batch, s.BlockType)
 		},
+		body: checkSetScan,
 	}.run(f)
+}
+
+// checkSetScan fails when the fast scan of a Set row's fields (expected
+// keys compared as words) reads a message differently from reading every
+// field byte by byte: on the message, and on it after its first ']'.
+func checkSetScan(t *testing.T, body []byte) {
+	for _, msg := range [][]byte{body, body[bytes.IndexByte(body, ']')+1:]} {
+		var fast, slow setFields
+		fast.scan(msg)
+		slow.scanFrom(msg, 0, 0)
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("fields of %q:\nfast %+v\nslow %+v", msg, fast, slow)
+		}
+	}
 }
 
 func FuzzContinuous(f *testing.F) {

@@ -1,54 +1,9 @@
 package gelog
 
-import "slices"
+import "encoding/binary"
 
-// kv is one "key[value]" field of a message.
-type kv struct {
-	key, val []byte
-	closed   bool // the value ended with ']' (false: the line was cut)
-}
-
-// kvList holds the fields of one message, read left to right in one pass.
-// Fixed-size so that it lives on the stack.
-type kvList struct {
-	n int
-	a [32]kv
-}
-
-// tokenize reads every key[value] of msg. A key is the text since the end of
-// the previous field, trimmed of spaces, commas and periods ("offset to",
-// "life time begin", "block_type").
-func (l *kvList) tokenize(msg []byte) {
-	// Fields are short: a plain loop beats a pair of IndexByte calls each.
-	l.n = 0
-	i := 0
-	for l.n < len(l.a) {
-		k := i
-		for i < len(msg) && msg[i] != '[' {
-			i++
-		}
-		if i == len(msg) {
-			return
-		}
-		lb := i
-		for i < len(msg) && msg[i] != ']' {
-			i++
-		}
-		f := &l.a[l.n]
-		l.n++
-		f.key = trimKey(msg[k:lb])
-		if i == len(msg) {
-			f.val, f.closed = msg[lb+1:], false
-			return
-		}
-		f.val, f.closed = msg[lb+1:i], true
-		i++
-	}
-}
-
-// setKeys are the fields of a "[IMAS]Set" row, looked up by index after one
-// pass over the fields (a lookup per key by name was a tenth of a row's
-// parsing time).
+// setKeys are the fields of a "[IMAS]Set" row that the row needs, in the
+// order of the k* constants.
 var setKeys = [...]string{"optype", "offset to", "size", "realsize", "streamid", "memtype", "noalignsize",
 	"life time begin", "life time end", "child", "isref", "batch", "block_type"}
 
@@ -68,69 +23,224 @@ const (
 	kBlockType
 )
 
-// fieldIndex holds, per setKeys entry, the index of its first field (-1:
-// none), and the first tensor-kind field.
-type fieldIndex struct {
-	at       [len(setKeys)]int8
-	kind     int8
-	kindName string // one of tensorKinds
+// maxSetFields bounds the key[value] fields read from one row: a hostile
+// line of thousands of fields costs no more than a real one.
+const maxSetFields = 32
+
+// setFields holds the fields of a Set row found in one pass over its
+// "key[value]" fields: the first value of each setKeys entry and the first
+// tensor-kind field ("output[0]", "workspace[1]", ...). A key is the text
+// since the end of the previous field, trimmed of spaces, commas and
+// periods ("offset to", "life time begin", "block_type"). A value runs to
+// the next ']'; without one, to the end of the message (the line was cut),
+// and the scan stops there. It is small and flat so that it lives on the
+// stack: finding the fields and looking them up by name in two passes over
+// a list of every field cost a third of a row's parsing time.
+type setFields struct {
+	val         [len(setKeys)][]byte
+	has, closed uint16 // bit k: setKeys[k] was found; its value ended with ']'
+	kind        string // one of tensorKinds, "" when none was found
+	kindVal     []byte
+	kindClosed  bool
 }
 
-// index finds the set-row fields in one pass.
-func (l *kvList) index() fieldIndex {
-	var x fieldIndex
-	for i := range x.at {
-		x.at[i] = -1
+func (x *setFields) scan(msg []byte) {
+	i, n := x.scanExpected(msg)
+	x.scanFrom(msg, i, n)
+}
+
+// scanFrom reads the fields of msg[i:] one byte at a time, n fields having
+// been read before i.
+func (x *setFields) scanFrom(msg []byte, i, n int) {
+	for ; n < maxSetFields; n++ {
+		// Fields are short: plain loops beat IndexByte calls here.
+		k := i
+		for i < len(msg) && msg[i] != '[' {
+			i++
+		}
+		if i == len(msg) {
+			return
+		}
+		lb := i
+		for i < len(msg) && msg[i] != ']' {
+			i++
+		}
+		closed := i < len(msg)
+		x.add(trimKey(msg[k:lb]), msg[lb+1:i], closed)
+		if !closed {
+			return
+		}
+		i++
 	}
-	x.kind = -1
-	for i := 0; i < l.n; i++ {
-		k := -1
-		switch string(l.a[i].key) {
-		case "optype":
-			k = kOptype
-		case "offset to":
-			k = kOffset
-		case "size":
-			k = kSize
-		case "realsize":
-			k = kRealSize
-		case "streamid":
-			k = kStreamID
-		case "memtype":
-			k = kMemType
-		case "noalignsize":
-			k = kNoAlign
-		case "life time begin":
-			k = kLifeBegin
-		case "life time end":
-			k = kLifeEnd
-		case "child":
-			k = kChild
-		case "isref":
-			k = kIsRef
-		case "batch":
-			k = kBatch
-		case "block_type":
-			k = kBlockType
-		case "output_desc", "output", "workspace", "input", "unknown": // tensorKinds
-			if x.kind < 0 {
-				x.kind = int8(i)
-				x.kindName = tensorKinds[slices.Index(tensorKinds, string(l.a[i].key))]
+}
+
+// setOrder is the order in which GE prints a Set row's fields; every
+// template since 2020 prints a subsequence of it. Each entry is the exact
+// text from the end of the previous field to the value, and what it is:
+// a setKeys index, or -1 for the tensor kind named by kind. The tensor
+// kinds are alternatives: after one, the search goes on at kindsEnd.
+var setOrder = func() (o [18]expected) {
+	for i, e := range []struct {
+		lit  string
+		k    int
+		kind string
+	}{
+		{" optype[", kOptype, ""},
+		{" output[", -1, "output"}, {" workspace[", -1, "workspace"}, {" input[", -1, "input"},
+		{" output_desc[", -1, "output_desc"}, {" unknown[", -1, "unknown"},
+		{" offset to [", kOffset, ""}, {" streamid[", kStreamID, ""}, {" memtype[", kMemType, ""},
+		{" size[", kSize, ""}, {" realsize[", kRealSize, ""}, {" noalignsize[", kNoAlign, ""},
+		{" life time begin[", kLifeBegin, ""}, {" life time end[", kLifeEnd, ""},
+		{" child[", kChild, ""}, {" isref[", kIsRef, ""}, {" batch[", kBatch, ""}, {", block_type[", kBlockType, ""},
+	} {
+		o[i] = expected{n: len(e.lit), k: e.k, kind: e.kind}
+		var b [24]byte
+		copy(b[:], e.lit)
+		for w := range o[i].word {
+			o[i].word[w] = binary.LittleEndian.Uint64(b[8*w:])
+			if n := len(e.lit) - 8*w; n > 0 {
+				o[i].mask[w] = ^uint64(0) >> (64 - 8*min(n, 8))
 			}
 		}
-		if k >= 0 && x.at[k] < 0 {
-			x.at[k] = int8(i)
-		}
 	}
-	return x
+	return o
+}()
+
+const kindsEnd = 6 // setOrder index after the tensor kinds
+
+type expected struct {
+	n          int       // length of the text
+	word, mask [3]uint64 // the text as little-endian words, and which bytes of each count
+	k          int
+	kind       string
 }
 
-// field returns field i of an index (i < 0: absent).
-func (l *kvList) field(i int8) (val []byte, ok, closed bool) {
-	if i < 0 {
-		return nil, false, false
+// at reports whether msg[i:] starts with the text, comparing three words
+// (a call to compare strings cost more than the rest of a field).
+func (e *expected) at(msg []byte, i int) bool {
+	b := msg[i:]
+	if len(b) < e.n {
+		return false
 	}
-	return l.a[i].val, true, l.a[i].closed
+	if len(b) < 24 {
+		var t [24]byte
+		copy(t[:], b)
+		b = t[:]
+	}
+	return binary.LittleEndian.Uint64(b)&e.mask[0] == e.word[0] &&
+		binary.LittleEndian.Uint64(b[8:])&e.mask[1] == e.word[1] &&
+		binary.LittleEndian.Uint64(b[16:])&e.mask[2] == e.word[2]
+}
+
+// scanExpected reads the fields at the start of msg that come as setOrder
+// expects them, comparing each key as a whole instead of byte by byte,
+// and returns where it stopped and how many fields it read. The generic
+// loop of scan goes on from there, so the result is the same as reading
+// every field generically: a field matched here is one whose key the
+// generic loop would trim to the same text.
+func (x *setFields) scanExpected(msg []byte) (i, n int) {
+	next := 0
+	for n < maxSetFields {
+		j := next
+		for j < len(setOrder) && !setOrder[j].at(msg, i) {
+			j++
+		}
+		if j == len(setOrder) {
+			return i, n
+		}
+		e := &setOrder[j]
+		v := i + e.n
+		end := v + valueLen(msg[v:])
+		closed := end < len(msg)
+		if e.k < 0 {
+			if x.kind == "" {
+				x.kind, x.kindVal, x.kindClosed = e.kind, msg[v:end], closed
+			}
+			j = kindsEnd - 1
+		} else {
+			x.set(e.k, msg[v:end], closed)
+		}
+		n++
+		if !closed {
+			return end, n
+		}
+		i, next = end+1, j+1
+	}
+	return i, n
+}
+
+// valueLen is the length of the value at the start of b: up to its ']',
+// or all of b.
+func valueLen(b []byte) int {
+	for i, c := range b {
+		if c == ']' {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// add records one field if its key is a Set-row key seen for the first time.
+func (x *setFields) add(key, val []byte, closed bool) {
+	k := -1
+	switch string(key) {
+	case "optype":
+		k = kOptype
+	case "offset to":
+		k = kOffset
+	case "size":
+		k = kSize
+	case "realsize":
+		k = kRealSize
+	case "streamid":
+		k = kStreamID
+	case "memtype":
+		k = kMemType
+	case "noalignsize":
+		k = kNoAlign
+	case "life time begin":
+		k = kLifeBegin
+	case "life time end":
+		k = kLifeEnd
+	case "child":
+		k = kChild
+	case "isref":
+		k = kIsRef
+	case "batch":
+		k = kBatch
+	case "block_type":
+		k = kBlockType
+	case "output_desc", "output", "workspace", "input", "unknown": // tensorKinds
+		if x.kind == "" {
+			for _, name := range tensorKinds {
+				if name == string(key) {
+					x.kind, x.kindVal, x.kindClosed = name, val, closed
+				}
+			}
+		}
+		return
+	default:
+		return
+	}
+	x.set(k, val, closed)
+}
+
+// set records the value of setKeys[k] unless an earlier field had it.
+func (x *setFields) set(k int, val []byte, closed bool) {
+	if bit := uint16(1) << k; x.has&bit == 0 {
+		x.has |= bit
+		x.val[k] = val
+		if closed {
+			x.closed |= bit
+		}
+	}
+}
+
+// field returns the value of setKeys[k], whether the key was present, and
+// whether its value ended with ']'.
+func (x *setFields) field(k int) (val []byte, ok, closed bool) {
+	bit := uint16(1) << k
+	return x.val[k], x.has&bit != 0, x.closed&bit != 0
 }
 
 // trimKey trims spaces, commas and periods around a key (bytes.Trim with a

@@ -38,12 +38,16 @@ func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
 }
 
 func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Record {
+	// Rows come in runs of one graph, and a node's rows share an op type:
+	// the names of the row this one overwrites are reused when equal,
+	// which saves an intern lookup each.
+	prev := names{r.Graph, r.OpType, r.BlockType, r.graphID, r.opTypeID, r.blockTypeID}
 	*r = SetRow{Meta: m, MemType: 2}
 	ni := bytes.Index(rest, []byte(" name["))
 	if ni < 0 {
 		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
 	}
-	r.Graph, r.graphID = internName(bytes.TrimSpace(rest[:ni]))
+	r.Graph, r.graphID = prev.graph(bytes.TrimSpace(rest[:ni]))
 	if r.Graph == "" {
 		return reject(m, line, "missing-field", "graph name missing")
 	}
@@ -57,19 +61,15 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	} else {
 		r.Node = string(name)
 	}
-	var f kvList
-	f.tokenize(msg[after:])
-	x := f.index()
-	if v, ok, _ := f.field(x.at[kOptype]); ok {
-		r.OpType, r.opTypeID = internName(v)
+	var f setFields
+	f.scan(msg[after:])
+	if v, ok, _ := f.field(kOptype); ok {
+		r.OpType, r.opTypeID = prev.opType(v)
 	}
-	kind, idx, ok, closed := "", []byte(nil), false, false
-	if x.kind >= 0 {
-		kind, idx, ok, closed = x.kindName, f.a[x.kind].val, true, f.a[x.kind].closed
-	}
-	if !ok || !closed {
+	if f.kind == "" || !f.kindClosed {
 		return reject(m, line, missingOrCut(line, "output/workspace index"), "tensor kind[index] missing")
 	}
+	kind, idx := f.kind, f.kindVal
 	r.Kind = kind
 	var e numErr
 	if r.Index, e = parseInt(idx); e != numOK {
@@ -77,11 +77,11 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	}
 	need := [...]struct {
 		key string
-		at  int8
+		k   int
 		dst *int64
-	}{{"offset to", x.at[kOffset], &r.Offset}, {"size", x.at[kSize], &r.Size}, {"realsize", x.at[kRealSize], &r.RealSize}}
+	}{{"offset to", kOffset, &r.Offset}, {"size", kSize, &r.Size}, {"realsize", kRealSize, &r.RealSize}}
 	for _, nf := range need {
-		v, ok, closed := f.field(nf.at)
+		v, ok, closed := f.field(nf.k)
 		if !ok || !closed {
 			return reject(m, line, missingOrCut(line, nf.key), nf.key+"[...] missing")
 		}
@@ -92,7 +92,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	if r.Offset < 0 || r.Size < 0 || r.RealSize < 0 {
 		return reject(m, line, "negative-value", "negative offset or size")
 	}
-	if v, ok, closed := f.field(x.at[kStreamID]); ok && closed {
+	if v, ok, closed := f.field(kStreamID); ok && closed {
 		if r.Stream, e = streamID(v); e != numOK {
 			return badNum(m, line, "streamid", e)
 		}
@@ -100,17 +100,17 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 			r.StreamDesc = string(v) // keep "5--2" forms; plain numbers print from Stream
 		}
 	}
-	if v, ok, closed := f.field(x.at[kMemType]); ok && closed {
+	if v, ok, closed := f.field(kMemType); ok && closed {
 		if r.MemType, e = parseInt(v); e != numOK {
 			return badNum(m, line, "memtype", e)
 		}
 	}
-	if v, ok, closed := f.field(x.at[kNoAlign]); ok && closed {
+	if v, ok, closed := f.field(kNoAlign); ok && closed {
 		if r.NoAlign, e = parseInt(v); e != numOK {
 			return badNum(m, line, "noalignsize", e)
 		}
 	}
-	if v, ok, closed := f.field(x.at[kLifeBegin]); ok {
+	if v, ok, closed := f.field(kLifeBegin); ok {
 		if !closed {
 			return reject(m, line, "truncated", "cut inside life time begin[...]")
 		}
@@ -121,7 +121,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		if !isDigits(v) {
 			r.LifeDesc[0] = string(v)
 		}
-		v, ok, closed = f.field(x.at[kLifeEnd])
+		v, ok, closed = f.field(kLifeEnd)
 		if !ok || !closed {
 			return reject(m, line, "truncated", "life time end[...] missing")
 		}
@@ -132,7 +132,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 			r.LifeDesc[1] = string(v)
 		}
 	}
-	if v, ok, closed := f.field(x.at[kChild]); ok && closed {
+	if v, ok, closed := f.field(kChild); ok && closed {
 		n := 0
 		for len(v) > 0 {
 			if n == 5 {
@@ -151,7 +151,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		}
 		r.ChildParts = n
 	}
-	v, ok, closed := f.field(x.at[kIsRef])
+	v, ok, closed := f.field(kIsRef)
 	switch {
 	case ok && closed:
 		n, e := parseInt(v)
@@ -169,13 +169,40 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 			return reject(m, line, "truncated", "cut before isref[...]")
 		}
 	}
-	if v, ok, _ := f.field(x.at[kBatch]); ok && len(v) > 0 {
+	if v, ok, _ := f.field(kBatch); ok && len(v) > 0 {
 		r.Batch = string(v)
 	}
-	if v, ok, _ := f.field(x.at[kBlockType]); ok && len(v) > 0 {
-		r.BlockType, r.blockTypeID = internName(v)
+	if v, ok, _ := f.field(kBlockType); ok && len(v) > 0 {
+		r.BlockType, r.blockTypeID = prev.blockType(v)
 	}
 	return r
+}
+
+// names are the interned names of the previous row parsed into a SetRow.
+type names struct {
+	g, op, bt       string
+	gID, opID, btID uint32
+}
+
+func (p *names) graph(b []byte) (string, uint32) {
+	if p.g != "" && string(b) == p.g {
+		return p.g, p.gID
+	}
+	return internName(b)
+}
+
+func (p *names) opType(b []byte) (string, uint32) {
+	if p.op != "" && string(b) == p.op {
+		return p.op, p.opID
+	}
+	return internName(b)
+}
+
+func (p *names) blockType(b []byte) (string, uint32) {
+	if p.bt != "" && string(b) == p.bt {
+		return p.bt, p.btID
+	}
+	return internName(b)
 }
 
 func isDigits(b []byte) bool {
