@@ -93,7 +93,7 @@ func (h *blockHash) Write(p []byte) {
 
 // block folds one block in, in order.
 func (h *blockHash) block(b []byte) {
-	h.sum = (h.sum^maphash.Bytes(hashSeed, b))*0x9E3779B97F4A7C15 + 1
+	h.sum = (h.sum^blockSum(b))*0x9E3779B97F4A7C15 + 1
 }
 
 func (h *blockHash) sum64() uint64 {

@@ -1,8 +1,11 @@
 package model
 
 import (
+	"runtime"
 	"sort"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"imas/core/gelog"
 )
@@ -398,16 +401,10 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 // tensors marked. Figures are left to the analyze package.
 func (b *Builder) Finish() *Report {
 	gs := make([]*Graph, 0, len(b.graphs))
-	seen := map[tensorID]struct{}{} // one map for all graphs: big maps are costly to set up
 	for _, g := range b.graphs {
-		if len(seen) > 4*len(g.Rows)+1024 {
-			seen = map[tensorID]struct{}{} // clearing costs the map's size
-		} else {
-			clear(seen)
-		}
-		markCounted(g, seen)
 		gs = append(gs, g)
 	}
+	markAllCounted(gs)
 	sort.Slice(gs, func(i, j int) bool {
 		a, c := gs[i], gs[j]
 		if a.PID != c.PID {
@@ -428,6 +425,31 @@ func pidLess(a, b string) bool {
 		return len(a) < len(b)
 	}
 	return a < b
+}
+
+// markAllCounted runs markCounted on every graph, on all cores: it is a map
+// insertion per row, 40 ms for 385 k rows on one core, and the graphs are
+// independent.
+func markAllCounted(gs []*Graph) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(gs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seen := map[tensorID]struct{}{} // one map for many graphs: big maps are costly to set up
+			for i := int(next.Add(1) - 1); i < len(gs); i = int(next.Add(1) - 1) {
+				g := gs[i]
+				if len(seen) > 4*len(g.Rows)+1024 {
+					seen = map[tensorID]struct{}{} // clearing costs the map's size
+				} else {
+					clear(seen)
+				}
+				markCounted(g, seen)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // markCounted marks the row that counts each (node, kind, index) tensor:
