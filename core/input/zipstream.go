@@ -4,11 +4,12 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/klauspost/compress/flate"
 )
 
 // zipStream reads a zip whose central directory is missing or unreadable
