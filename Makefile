@@ -7,9 +7,10 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 # On amd64 the CLI is built with GOEXPERIMENT=simd: candidate lines are then
-# found by a one-pass AVX2 filter (core/gelog/teddy_simd.go). Other builds
-# (the wasm page and worker, other CPUs, a plain "go build") use the
-# portable byte passes; the tests run both.
+# found by a one-pass AVX2 filter (core/gelog/teddy_simd.go). The page runs
+# the same filter as a WebAssembly SIMD kernel (internal/wasmsimd). Other
+# builds (other CPUs, a plain "go build", the edge worker) use the portable
+# byte passes; the tests run all three.
 SIMD := $(if $(filter amd64,$(shell $(GO) env GOARCH)),GOEXPERIMENT=simd)
 
 .DEFAULT_GOAL := all

@@ -3,8 +3,10 @@
 #   public/imas.html     one self-contained file (works from file://, offline)
 #   public/index.html    the same page for hosting, with public/imas.wasm.gz
 # Steps: vugugen (ui/*.vugu → ui/*_gen.go), the wasm (GOOS=js GOARCH=wasm),
-# then tools/mkhtml, which inlines wasm_exec.js, the scripts, the CSS and
-# the gzipped wasm. Idempotent: run it again after any change.
+# then tools/mkhtml, which inlines wasm_exec.js, the scripts, the CSS, the
+# gzipped wasm and the WebAssembly SIMD kernel of the candidate scan (which
+# it assembles itself, internal/wasmsimd). Idempotent: run it again after
+# any change.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -24,7 +26,7 @@ step "wasm: GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm/app"
 GOOS=js GOARCH=wasm $GO build -trimpath -ldflags='-s -w' -o "$tmp/imas.wasm" ./wasm/app
 
 wasm_exec="$($GO env GOROOT)/lib/wasm/wasm_exec.js"
-step "page: tools/mkhtml (wasm_exec.js from $wasm_exec)"
+step "page: tools/mkhtml (wasm_exec.js from $wasm_exec, SIMD kernel from internal/wasmsimd)"
 version=$(git describe --always --dirty 2>/dev/null || echo dev)
 mkdir -p "$out"
 $GO run ./tools/mkhtml -wasm "$tmp/imas.wasm" -wasm-exec "$wasm_exec" -web ui/web \

@@ -156,6 +156,9 @@ func CandidateLines(data []byte, dst []int) []int {
 	if useSIMD {
 		return candidateLinesSIMD(data, dst)
 	}
+	if f := vectorFilter; f != nil {
+		return planTeddy(data).scanVector(f, data, dst)
+	}
 	if useWordScan {
 		return scanGroupsWords(data, dst, planScan(data))
 	}

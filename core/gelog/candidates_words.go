@@ -14,7 +14,9 @@ import (
 // word with one of them is looked at byte by byte (in Node: 280 → 490 MB/s
 // for the scan, 90 → 133 MB/s for core.Analyze on 33 MB). The groups
 // searched by substring (markers made only of frequent bytes) keep their
-// own bytes.Index pass.
+// own bytes.Index pass. The page runs a WebAssembly SIMD kernel instead
+// (teddy_vector.go); this pass is for wasm without it (a browser without
+// SIMD, Node).
 
 // useWordScan selects scanGroupsWords for the byte groups where IndexByte is slow.
 var useWordScan = runtime.GOARCH == "wasm"

@@ -6,6 +6,9 @@
 //	index.html    the same page for hosting, loading imas.wasm.gz beside it
 //	imas.wasm.gz  the program, for index.html
 //
+// Both pages inline the WebAssembly SIMD kernel of the candidate scan
+// (internal/wasmsimd, a few hundred bytes, base64).
+//
 // Inline scripts and the style are allowed by their SHA-256 in the page's
 // Content-Security-Policy, so nothing else can run in the page.
 package main
@@ -22,6 +25,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"imas/internal/wasmsimd"
 )
 
 // Inputs are the files the page is made of.
@@ -30,6 +35,7 @@ type Inputs struct {
 	Style    string   // CSS
 	Scripts  []string // JS sources, in order; the first must be wasm_exec.js
 	Wasm     []byte   // the program, uncompressed
+	Vector   []byte   // the SIMD kernel (wasmsimd.Kernel)
 	Version  string
 }
 
@@ -112,11 +118,12 @@ func CSP(scripts []string, style string) string {
 
 func page(in Inputs, wasm64 string) ([]byte, error) {
 	var scripts strings.Builder
+	// Not executed (unknown type), so the CSP does not apply; page.js
+	// reads them, and must come after them.
 	if wasm64 != "" {
-		// Not executed (unknown type), so the CSP does not apply; page.js
-		// reads it, and must come after it.
 		fmt.Fprintf(&scripts, "<script id=\"imas-wasm\" type=\"application/octet-stream\">%s</script>\n", wasm64)
 	}
+	fmt.Fprintf(&scripts, "<script id=\"imas-vector\" type=\"application/octet-stream\">%s</script>\n", base64.StdEncoding.EncodeToString(in.Vector))
 	for i, s := range in.Scripts {
 		id := ""
 		if i == 0 {
@@ -163,6 +170,7 @@ func main() {
 		Scripts: []string{read(*wasmExec), read(*perfetto),
 			read(filepath.Join(*web, "memmap.js")), read(filepath.Join(*web, "page.js"))},
 		Wasm:    []byte(read(*wasm)),
+		Vector:  wasmsimd.Kernel(),
 		Version: *version,
 	}
 	files, err := Build(in)

@@ -23,6 +23,7 @@ func inputs(t *testing.T) Inputs {
 		Style:    "body { color: red }",
 		Scripts:  []string{"var Go = 1;", "window.b = '<b>';", "window.c = 3;"},
 		Wasm:     bytes.Repeat([]byte("\x00asm wasm bytes "), 1000),
+		Vector:   []byte("\x00asm\x01\x00\x00\x00 kernel"),
 		Version:  "v-test",
 	}
 }
@@ -41,10 +42,10 @@ func TestSingleFile(t *testing.T) {
 		t.Fatal("no CSP")
 	}
 	var inline []string
-	var wasm64 string
+	data := map[string]string{} // id → base64 of the octet-stream scripts
 	for _, m := range scriptRE.FindAllStringSubmatch(page, -1) {
 		if strings.Contains(m[1], `type="application/octet-stream"`) {
-			wasm64 = m[2]
+			data[regexp.MustCompile(`id="([^"]*)"`).FindStringSubmatch(m[1])[1]] = m[2]
 			continue
 		}
 		if strings.Contains(m[1], "src=") {
@@ -59,10 +60,15 @@ func TestSingleFile(t *testing.T) {
 	if strings.Join(inline, "|") != strings.Join(in.Scripts, "|") {
 		t.Errorf("inline scripts %q, want %q in order", inline, in.Scripts)
 	}
-	if i, j := strings.Index(page, `id="imas-wasm"`), strings.Index(page, "window.c = 3;"); i < 0 || i > j {
-		t.Error("the wasm must come before the scripts that read it")
+	for _, id := range []string{`id="imas-wasm"`, `id="imas-vector"`} {
+		if i, j := strings.Index(page, id), strings.Index(page, "window.c = 3;"); i < 0 || i > j {
+			t.Errorf("%s must come before the scripts that read it", id)
+		}
 	}
-	zr, err := gzip.NewReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(wasm64)))
+	if v, err := base64.StdEncoding.DecodeString(data["imas-vector"]); err != nil || !bytes.Equal(v, in.Vector) {
+		t.Errorf("inlined kernel does not decode to it (%v)", err)
+	}
+	zr, err := gzip.NewReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data["imas-wasm"])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,8 +94,13 @@ func TestIndexLoadsWasmBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(out[IndexFile]), `id="imas-wasm"`) {
+	index := string(out[IndexFile])
+	if strings.Contains(index, `id="imas-wasm"`) {
 		t.Error("index.html inlines the wasm")
+	}
+	in := inputs(t)
+	if !strings.Contains(index, `<script id="imas-vector" type="application/octet-stream">`+base64.StdEncoding.EncodeToString(in.Vector)+"</script>") {
+		t.Error("index.html lacks the inlined kernel")
 	}
 	if !bytes.HasPrefix(out[WasmFile], []byte{0x1f, 0x8b}) {
 		t.Error("imas.wasm.gz is not gzip")

@@ -84,6 +84,13 @@
     document.body.prepend(p);
   }
 
+  function fromBase64(b64) {
+    const text = atob(b64.trim());
+    const buf = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) buf[i] = text.charCodeAt(i);
+    return buf;
+  }
+
   // wasmBytes returns the Go program: the inlined base64 of imas.html, or
   // imas.wasm.gz next to index.html. Both are gzip; a server that already
   // decoded the gzip is fine too.
@@ -91,9 +98,7 @@
     const inline = document.getElementById('imas-wasm');
     let buf;
     if (inline) {
-      const text = atob(inline.textContent.trim());
-      buf = new Uint8Array(text.length);
-      for (let i = 0; i < text.length; i++) buf[i] = text.charCodeAt(i);
+      buf = fromBase64(inline.textContent);
     } else {
       const res = await fetch('imas.wasm.gz');
       if (!res.ok) throw new Error('imas.wasm.gz: ' + res.status + ' ' + res.statusText);
@@ -104,6 +109,33 @@
     return new Response(raw).arrayBuffer();
   }
 
+  // vectorModule compiles the WebAssembly SIMD kernel of the candidate
+  // scan (internal/wasmsimd, inlined in both pages), or returns null where
+  // the browser has no SIMD: the engine then keeps its portable scan.
+  async function vectorModule() {
+    const inline = document.getElementById('imas-vector');
+    if (!inline) return null;
+    try {
+      return await WebAssembly.compile(fromBase64(inline.textContent));
+    } catch {
+      return null;
+    }
+  }
+
+  // linkVector instantiates the kernel against the memory of the Go
+  // instance inst and puts its filter where the engine looks for it
+  // (wasm/engine/vector_js.go), so it must run before go.run. The worker
+  // runs it too: its source is part of the worker's.
+  async function linkVector(vector, inst) {
+    if (!vector) return;
+    try {
+      const k = await WebAssembly.instantiate(vector, {env: {mem: inst.exports.mem}});
+      globalThis.imasVector = k.exports.filter;
+    } catch {
+      // the portable scan
+    }
+  }
+
   // The worker runs the same program: without a document, it serves the
   // engine on its global scope.
   function workerMain() {
@@ -111,23 +143,26 @@
       onmessage = null;
       const go = new Go();
       const inst = await WebAssembly.instantiate(e.data.module, go.importObject);
+      await linkVector(e.data.vector, inst);
       go.run(inst);
     };
   }
 
-  function startWorker(module) {
-    const src = document.getElementById('imas-wasm-exec').textContent + '\n;(' + workerMain + ')();\n';
+  function startWorker(module, vector) {
+    const src = document.getElementById('imas-wasm-exec').textContent + '\n' + linkVector +
+      '\n;(' + workerMain + ')();\n';
     const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
     const w = new Worker(url);
     w.addEventListener('message', () => URL.revokeObjectURL(url), {once: true});
     w.addEventListener('error', (e) => fatal(e.message || 'the engine worker failed'));
-    w.postMessage({module});
+    w.postMessage({module, vector});
     return w;
   }
 
   async function boot() {
     const t0 = performance.now();
     const module = await WebAssembly.compile(await wasmBytes());
+    const vector = await vectorModule();
     // ?engine=page runs the engine in the page's own thread (a
     // MessageChannel instead of a worker): kept to measure the difference.
     if (new URLSearchParams(location.search).get('engine') === 'page') {
@@ -135,10 +170,11 @@
       window.imasEnginePort = ch.port2;
       window.imasEngine = ch.port1;
     } else {
-      window.imasEngine = startWorker(module);
+      window.imasEngine = startWorker(module, vector);
     }
     const go = new Go();
     const inst = await WebAssembly.instantiate(module, go.importObject);
+    await linkVector(vector, inst);
     page.bootMs = performance.now() - t0;
     go.run(inst);
   }
