@@ -49,10 +49,12 @@ func register(c *command) { commands[c.name] = c }
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	// Batch commands build their model once and exit: let the heap take
-	// huge pages (see internal/hugeheap). A long-running server keeps the
-	// finer 4 KiB granularity. IMAS_HUGEHEAP=0 turns it off.
-	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Getenv("IMAS_HUGEHEAP") != "0" {
+	// IMAS_HUGEHEAP=1 lets a batch command's heap take huge pages (see
+	// internal/hugeheap). It is off by default: on VMs that report free
+	// memory to the host, 2 MiB pages come from exactly the blocks the host
+	// took back, and alternating runs were 1.5x slower with it (median 1.28
+	// s against 0.84 s on 560 MB, docs/performance.md).
+	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Getenv("IMAS_HUGEHEAP") == "1" {
 		hugeheap.Advise(1 << 30)
 	}
 	// IMAS_CPUPROFILE=file writes a CPU profile (a debugging aid for "make bench").

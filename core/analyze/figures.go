@@ -39,6 +39,7 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 	f := &g.Figures
 	*f = model.Figures{}
 	streams := map[int64]struct{}{}
+	prev := int64(0) // the stream last added: rows of one stream come in runs
 	for i := range g.Rows {
 		r := &g.Rows[i]
 		if !r.Counted {
@@ -50,8 +51,9 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 		f.GETotal += a
 		if r.Reuse == 0 {
 			f.NoReuse += a
-		} else {
+		} else if r.Stream != prev || len(streams) == 0 {
 			streams[r.Stream] = struct{}{}
+			prev = r.Stream
 		}
 	}
 	f.Streams = int64(len(streams))
@@ -199,14 +201,10 @@ func PeakReusable(rows []model.Row) int64 {
 // PeakStep returns the peak live reusable bytes and the first step at which
 // it is reached.
 func PeakStep(rows []model.Row) (peak, step int64) {
+	sc := getScratch(len(rows))
+	defer putScratch(sc)
 	mx := MaxFinite(rows)
-	n := 0
-	for i := range rows {
-		if rows[i].Counted && rows[i].Reuse != 0 {
-			n++
-		}
-	}
-	items := make([]liveItem, 0, n)
+	items := grow(sc.items, len(rows))[:0]
 	for i := range rows {
 		r := &rows[i]
 		if r.Counted && r.Reuse != 0 {
@@ -214,5 +212,6 @@ func PeakStep(rows []model.Row) (peak, step int64) {
 			items = append(items, liveItem{b, e, align512(r.RealSize)})
 		}
 	}
-	return watermark(items)
+	sc.items = items
+	return sc.watermark(items)
 }

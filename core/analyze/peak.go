@@ -20,68 +20,102 @@ const PeakTop = 20
 // block is live. Live is Σ size of the live blocks; top keeps the largest.
 func Peak(g *model.Graph, top int) *model.Peak {
 	theory, step := PeakStep(g.Rows)
-	return peakAt(g, theory, step, top)
+	sc := getScratch(len(g.Rows))
+	defer putScratch(sc)
+	return peakAt(g, theory, step, top, aliasRoots(g.Rows, sc), sc)
 }
 
-// peakAt is Peak with theory_min's peak already known.
-func peakAt(g *model.Graph, theory, step int64, top int) *model.Peak {
+// peakAt is Peak with theory_min's peak and the rows' alias roots
+// (aliasRoots: roots[i] != i when row i is an alias) already known, with
+// sc's buffers.
+func peakAt(g *model.Graph, theory, step int64, top int, roots []int32, sc *scratch) *model.Peak {
 	if len(g.Rows) == 0 {
 		return nil
 	}
 	p := &model.Peak{Step: step, Theory: theory, Tensors: []model.PeakItem{}}
-	tenants := map[int64]int{}
-	for i := range g.Rows {
-		tenants[g.Rows[i].Offset]++
-	}
-	var blocks, aliases []model.PeakItem
-	live := map[int64]bool{} // offsets of listed blocks
-	lastRef0 := map[int64]*model.Row{}
+	// Rows (indexes) live at the step: blocks, the first one printed at
+	// each offset; aliases, the isref[1] rows.
+	var blocks, aliases []int32
+	listed := map[int64]bool{} // offsets of blocks
 	for i := range g.Rows {
 		r := &g.Rows[i]
-		var root *model.Row
-		if r.IsRef == 0 {
-			lastRef0[r.Offset] = r
-		} else {
-			root = lastRef0[r.Offset]
-		}
 		if r.Child != 0 || r.LifeBegin > step || max(r.LifeEnd, r.LifeBegin) < step {
 			continue
 		}
-		it := model.PeakItem{Key: r.Key(), OpType: r.OpType, Offset: r.Offset, Size: r.Size,
-			Life: LifeText(r.LifeBegin, r.LifeEnd), Shared: tenants[r.Offset], Flags: flags(r)}
-		if root != nil {
-			it.AliasOf = root.Key()
-			aliases = append(aliases, it)
-		} else if !live[r.Offset] {
-			live[r.Offset] = true
-			blocks = append(blocks, it)
+		if roots[i] != int32(i) {
+			aliases = append(aliases, int32(i))
+		} else if !listed[r.Offset] {
+			listed[r.Offset] = true
+			blocks = append(blocks, int32(i))
 		}
 	}
 	// An alias whose block has no live isref[0] row holds the block itself.
-	byOffset := map[int64][]model.PeakItem{}
+	byOffset := map[int64][]int32{}
 	for _, a := range aliases {
-		if live[a.Offset] {
-			byOffset[a.Offset] = append(byOffset[a.Offset], a)
+		off := g.Rows[a].Offset
+		if listed[off] {
+			byOffset[off] = append(byOffset[off], a)
 		} else {
-			live[a.Offset] = true
+			listed[off] = true
 			blocks = append(blocks, a)
 		}
 	}
 	for _, b := range blocks {
-		p.Live += b.Size
+		p.Live += g.Rows[b].Size
 	}
 	p.Blocks = len(blocks)
-	slices.SortStableFunc(blocks, func(a, b model.PeakItem) int {
-		return cmp.Or(cmp.Compare(b.Size, a.Size), cmp.Compare(a.Offset, b.Offset))
+	slices.SortStableFunc(blocks, func(a, b int32) int {
+		ra, rb := &g.Rows[a], &g.Rows[b]
+		return cmp.Or(cmp.Compare(rb.Size, ra.Size), cmp.Compare(ra.Offset, rb.Offset))
 	})
+	// The listed rows, and the offsets of their blocks for Shared: counted
+	// for these few, not for every offset of the graph.
+	shown := sc.rows[:0]
+	offs := sc.shownOffs[:0]
 	for i, b := range blocks {
 		if i == top {
 			break
 		}
-		p.Tensors = append(p.Tensors, b)
-		p.Tensors = append(p.Tensors, byOffset[b.Offset]...)
+		shown = append(shown, b)
+		shown = append(shown, byOffset[g.Rows[b].Offset]...)
+		offs = append(offs, g.Rows[b].Offset)
+	}
+	sc.rows, sc.shownOffs = shown, offs
+	slices.Sort(offs)
+	tenants := rowsAt(g.Rows, offs, sc)
+	for _, i := range shown {
+		r := &g.Rows[i]
+		k, _ := slices.BinarySearch(offs, r.Offset)
+		it := model.PeakItem{Key: r.Key(), OpType: r.OpType, Offset: r.Offset, Size: r.Size,
+			Life: LifeText(r.LifeBegin, r.LifeEnd), Shared: int(tenants[k]), Flags: flags(r)}
+		if j := roots[i]; j != i {
+			it.AliasOf = g.Rows[j].Key()
+		}
+		p.Tensors = append(p.Tensors, it)
 	}
 	return p
+}
+
+// rowsAt counts the rows printed at each of the sorted offsets offs, in a
+// buffer of sc.
+func rowsAt(rows []model.Row, offs []int64, sc *scratch) []int32 {
+	n := grow(sc.count, len(offs))
+	sc.count = n
+	clear(n)
+	var f offsetFilter
+	for _, o := range offs {
+		f.add(o)
+	}
+	for i := range rows {
+		o := rows[i].Offset
+		if !f.has(o) {
+			continue
+		}
+		if k, ok := slices.BinarySearch(offs, o); ok {
+			n[k]++
+		}
+	}
+	return n
 }
 
 // flags is the r:c:z:s part of child[...]: reuse, continuous, zero-copy,

@@ -1,9 +1,8 @@
 package analyze
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
+	"hash/maphash"
 	"strconv"
 	"strings"
 
@@ -17,7 +16,7 @@ import (
 // report's address checks and returns one diagnostic per finding.
 func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
-	offsets := map[staticKey]*tensorIndex{}
+	statics := staticGraphs(rep)
 	var diags []model.Diagnostic
 	for i := range rep.AddressChecks {
 		ac := &rep.AddressChecks[i]
@@ -48,13 +47,7 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 			}
 			want, from := int64(0), ""
 			if reg.Graph != "" {
-				sk := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
-				m, ok := offsets[sk]
-				if !ok {
-					m = staticOffsets(rep, sk)
-					offsets[sk] = m
-				}
-				if w, ok := m.offset(tensorKey{r.Name, r.Kind, r.Index}, off); ok {
+				if w, ok := statics[r.Region-1].offsets(rep).offset(r.Name, r.Kind, r.Index, off); ok {
 					want, from = w, "static"
 					ac.Reconciled++
 				}
@@ -83,11 +76,6 @@ type staticKey struct {
 	memtype    int64
 }
 
-type tensorKey struct {
-	node, kind string
-	index      int64
-}
-
 // staticMemType is the static graph memory type whose offsets a region
 // holds: the region's mem_type when printed, HBM otherwise.
 func staticMemType(r *model.Region) int64 {
@@ -97,51 +85,194 @@ func staticMemType(r *model.Region) int64 {
 	return 2
 }
 
-// staticOffsets indexes the compile-time offsets of a static graph's
-// tensors: the [IMAS]Set row's block offset, or, for members of a continuous
-// block, the offset of their (last) continuous line, which is where GE
-// really placed them.
-func staticOffsets(rep *model.Report, k staticKey) *tensorIndex {
-	x := &tensorIndex{}
-	for _, g := range rep.Graphs {
-		if g.PID != k.pid || g.Graph != k.graph || g.MemType != k.memtype {
-			continue
-		}
-		gi := int32(len(x.graphs))
-		x.graphs = append(x.graphs, g)
-		// Continuous lines first: they are where GE really placed members
-		// of a continuous block; then every [IMAS]Set offset of the tensor.
-		for i := len(g.Reassign) - 1; i >= 0; i-- {
-			x.refs = append(x.refs, tensorRef{gi, ^int32(i), int32(len(x.refs))})
-		}
-		for i := range g.Rows {
-			x.refs = append(x.refs, tensorRef{gi, int32(i), int32(len(x.refs))})
+// staticGraph is the static graph of one or more regions, with the
+// tensors their addresses ask about.
+//
+// Only those tensors need indexing, and they are a fraction of the graph's
+// rows (the addresses printed per loaded graph are capped): they go into a
+// filter first, and the index leaves out the rows the filter rules out,
+// which are most.
+type staticGraph struct {
+	key  staticKey
+	want tensorFilter
+	x    *tensorIndex
+}
+
+// offsets returns the graph's index, built on first use: right before its
+// lookups, while the rows it read are still in the cache.
+func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
+	if st.x == nil {
+		st.x = staticOffsets(rep, st.key, &st.want)
+	}
+	return st.x
+}
+
+// staticGraphs returns the static graph of each region mapped to one
+// (Region.Graph), shared by the regions of one graph, with the tensors
+// that CheckAddresses will look up in it.
+func staticGraphs(rep *model.Report) []*staticGraph {
+	graphs := map[staticKey]*staticGraph{}
+	byRegion := make([]*staticGraph, len(rep.Regions)) // one map lookup per region, not per address
+	for i := range rep.AddressChecks {
+		for j := range rep.AddressChecks[i].Rows {
+			r := &rep.AddressChecks[i].Rows[j]
+			// The addresses CheckAddresses looks up.
+			if r.Status == "null" || r.Status == "failed" || r.Region == 0 || r.MemAddr == "" {
+				continue
+			}
+			reg := &rep.Regions[r.Region-1]
+			if reg.Graph == "" {
+				continue
+			}
+			st := byRegion[r.Region-1]
+			if st == nil {
+				k := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
+				if st = graphs[k]; st == nil {
+					st = &staticGraph{key: k}
+					graphs[k] = st
+				}
+				byRegion[r.Region-1] = st
+			}
+			st.want.add(r.Name, r.Kind, r.Index)
 		}
 	}
-	slices.SortFunc(x.refs, func(a, b tensorRef) int { return cmp.Or(x.compare(x.key(a), b), cmp.Compare(a.pos, b.pos)) })
+	return byRegion
+}
+
+// staticOffsets indexes the compile-time offsets of a static graph's
+// tensors that want may hold: the [IMAS]Set row's block offset, or, for
+// members of a continuous block, the offset of their (last) continuous
+// line, which is where GE really placed them.
+func staticOffsets(rep *model.Report, k staticKey, want *tensorFilter) *tensorIndex {
+	var graphs []*model.Graph
+	for _, g := range rep.Graphs {
+		if g.PID == k.pid && g.Graph == k.graph && g.MemType == k.memtype {
+			graphs = append(graphs, g)
+		}
+	}
+	return newTensorIndex(graphs, want, hashTensor)
+}
+
+// tensorFilter is a set of tensors that may answer false positives, never
+// false negatives (a Bloom filter with one hash function over 4096 bits).
+// Its hash is of cheap features only — the lengths of node and kind, the
+// node's last three bytes (GE numbers its nodes: "relu_360"), the index —
+// so that ruling a row out costs a few loads, not hashing its name.
+type tensorFilter [64]uint64
+
+func filterBit(node, kind string, index int64) uint64 {
+	h := uint64(len(node))<<24 ^ uint64(len(kind))<<32 ^ uint64(index)<<40
+	for i := max(len(node)-3, 0); i < len(node); i++ {
+		h = h<<8 ^ uint64(node[i])
+	}
+	return mix64(h) & 4095
+}
+
+func (f *tensorFilter) add(node, kind string, index int64) {
+	b := filterBit(node, kind, index)
+	f[b>>6] |= 1 << (b & 63)
+}
+
+func (f *tensorFilter) has(node, kind string, index int64) bool {
+	b := filterBit(node, kind, index)
+	return f[b>>6]&(1<<(b&63)) != 0
+}
+
+// tensorIndex finds a static graph's offsets by tensor (node, kind, index):
+// an open-addressing hash table (linear probing) of references to the rows,
+// rather than a Go map of tensor keys, which allocated several times the
+// rows' own size for a graph of 10^5 rows and hashes and compares strings
+// on every probe (slow in WebAssembly). Each slot holds a position in refs,
+// whose 64-bit hash is kept beside it: a probe compares the tensors
+// themselves only when the whole hash is equal, and a collision costs time,
+// never a wrong answer.
+type tensorIndex struct {
+	graphs []*model.Graph
+	refs   []tensorRef // in insertion order
+	hashes []uint64    // hash of refs[i]
+	slots  []int32     // 1 + position in refs; 0 = empty
+	hash   func(node, kind string, index int64) uint64
+}
+
+// tensorRef is a row of graphs[g]: Rows[i], or Reassign[^i] when i < 0.
+type tensorRef struct{ g, i int32 }
+
+// newTensorIndex indexes the rows of graphs whose tensor want may hold
+// (all of them when want is nil), hashing tensors with hash (hashTensor;
+// tests pass weak ones to force collisions). Per graph, its continuous
+// lines come first, last printed first: they are where GE really placed
+// members of a continuous block; then every [IMAS]Set row in print order.
+func newTensorIndex(graphs []*model.Graph, want *tensorFilter, hash func(node, kind string, index int64) uint64) *tensorIndex {
+	x := &tensorIndex{graphs: graphs, hash: hash}
+	for gi, g := range graphs {
+		for i := len(g.Reassign) - 1; i >= 0; i-- {
+			if a := &g.Reassign[i]; want == nil || want.has(a.Node, a.Kind, a.Index) {
+				x.refs = append(x.refs, tensorRef{int32(gi), ^int32(i)})
+			}
+		}
+		for i := range g.Rows {
+			if a := &g.Rows[i]; want == nil || want.has(a.Node, a.Kind, a.Index) {
+				x.refs = append(x.refs, tensorRef{int32(gi), int32(i)})
+			}
+		}
+	}
+	size := 1
+	for size < 2*len(x.refs) {
+		size <<= 1
+	}
+	x.slots = make([]int32, size)
+	x.hashes = make([]uint64, len(x.refs))
+	mask := uint64(size - 1)
+	for p, r := range x.refs {
+		h := hash(x.tensor(r))
+		x.hashes[p] = h
+		// Rows are never removed, so the rows of one tensor lie on its
+		// probe sequence in insertion order.
+		j := h & mask
+		for x.slots[j] != 0 {
+			j = (j + 1) & mask
+		}
+		x.slots[j] = int32(p + 1)
+	}
 	return x
 }
 
-// tensorIndex finds a static graph's offsets by tensor. It is a sorted list
-// of references to the rows rather than a map: a region's graph can hold
-// 10^5 rows and a map of them allocated several times the rows' own size.
-type tensorIndex struct {
-	graphs []*model.Graph
-	refs   []tensorRef // sorted by tensor, in insertion order within one
+// hashTensor hashes a tensor for tensorIndex: a seeded string hash of the
+// node, the kind's length and first byte (kinds are a few words, "output",
+// "workspace", "input", told apart by those; equal hashes are checked
+// anyway), and the index, mixed by the murmur3 finalizer. Hashing the kind
+// as a string too took a third of the index's time.
+func hashTensor(node, kind string, index int64) uint64 {
+	h := maphash.String(tensorSeed, node) ^ uint64(len(kind))<<56
+	if kind != "" {
+		h ^= uint64(kind[0]) << 48
+	}
+	return mix64(h ^ uint64(index))
 }
 
-// tensorRef is a row of graphs[g]: Rows[i], or Reassign[^i] when i < 0;
-// pos is its place in insertion order.
-type tensorRef struct{ g, i, pos int32 }
+// tensorSeed is random per process; the index's results do not depend on
+// the hash, only its internal order does.
+var tensorSeed = maphash.MakeSeed()
 
-func (x *tensorIndex) key(r tensorRef) (k tensorKey) {
+// mix64 is the murmur3 64-bit finalizer: a bijection that spreads every
+// input bit over the output.
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+func (x *tensorIndex) tensor(r tensorRef) (node, kind string, index int64) {
 	g := x.graphs[r.g]
 	if r.i < 0 {
 		a := &g.Reassign[^r.i]
-		return tensorKey{a.Node, a.Kind, a.Index}
+		return a.Node, a.Kind, a.Index
 	}
 	a := &g.Rows[r.i]
-	return tensorKey{a.Node, a.Kind, a.Index}
+	return a.Node, a.Kind, a.Index
 }
 
 func (x *tensorIndex) offsetOf(r tensorRef) int64 {
@@ -151,36 +282,31 @@ func (x *tensorIndex) offsetOf(r tensorRef) int64 {
 	return x.graphs[r.g].Rows[r.i].Offset
 }
 
-// compare orders k against the tensor of r.
-func (x *tensorIndex) compare(k tensorKey, r tensorRef) int {
-	o := x.key(r)
-	if c := strings.Compare(k.node, o.node); c != 0 {
-		return c
-	}
-	if c := strings.Compare(k.kind, o.kind); c != 0 {
-		return c
-	}
-	return cmp.Compare(k.index, o.index)
-}
-
-// offset returns the compile-time offset of tensor k: the first one
-// indexed, or off itself when the tensor was printed at several offsets
-// (in-place rows) and off is one of them.
-func (x *tensorIndex) offset(k tensorKey, off int64) (int64, bool) {
-	lo, found := slices.BinarySearchFunc(x.refs, k, func(r tensorRef, k tensorKey) int { return -x.compare(k, r) })
-	if !found {
-		return 0, false
-	}
-	want := x.offsetOf(x.refs[lo])
-	for _, r := range x.refs[lo:] {
-		if x.compare(k, r) != 0 {
-			break
+// offset returns the compile-time offset of tensor (node, kind, index): the
+// first one indexed, or off itself when the tensor was printed at several
+// offsets (in-place rows) and off is one of them.
+func (x *tensorIndex) offset(node, kind string, index, off int64) (int64, bool) {
+	h := x.hash(node, kind, index)
+	mask := uint64(len(x.slots) - 1)
+	want, found := int64(0), false
+	for j := h & mask; x.slots[j] != 0; j = (j + 1) & mask {
+		p := x.slots[j] - 1
+		if x.hashes[p] != h {
+			continue
 		}
-		if x.offsetOf(r) == off {
+		r := x.refs[p]
+		if n, k, ix := x.tensor(r); ix != index || n != node || k != kind {
+			continue // another tensor with the same hash
+		}
+		o := x.offsetOf(r)
+		if !found {
+			want, found = o, true
+		}
+		if o == off {
 			return off, true
 		}
 	}
-	return want, true
+	return want, found
 }
 
 // MapRegions ties each graph region to the static graph whose offsets it

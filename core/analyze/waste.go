@@ -36,24 +36,27 @@ import (
 // (only GE's summary) have no waste.
 func Waste(g *model.Graph, siblings ...*model.Graph) *model.Waste {
 	_, step := PeakStep(g.Rows)
-	return waste(g, step, siblings)
+	sc := getScratch(len(g.Rows))
+	defer putScratch(sc)
+	return waste(g, step, siblings, sc)
 }
 
-// waste is Waste with theory_min's peak step already known.
-func waste(g *model.Graph, step int64, siblings []*model.Graph) *model.Waste {
+// waste is Waste with theory_min's peak step already known, with sc's
+// buffers.
+func waste(g *model.Graph, step int64, siblings []*model.Graph, sc *scratch) *model.Waste {
 	if len(g.Rows) == 0 {
 		return nil
 	}
 	mx := MaxFinite(g.Rows)
 	cont := continuousInputs(g)
-	segOf, segs := continuousSegments(g, cont)
+	segOf, segs := continuousSegments(g, cont, sc)
 
 	// Model 1: whole blocks; model 2: a segment is one piece, as large as
 	// its extent (less the slots of members counted as fixed) and live
 	// over all its members. fixed and io hold memory all the time.
 	var fixed, io, inflation int64
-	items1 := make([]liveItem, 0, len(g.Rows))
-	items2 := make([]liveItem, 0, len(g.Rows))
+	items1 := grow(sc.items, len(g.Rows))[:0]
+	items2 := grow(sc.items2, len(g.Rows))[:0]
 	segLive := make([]liveItem, len(segs))
 	segFixed := make([]int64, len(segs))
 	for i := range g.Rows {
@@ -63,7 +66,8 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph) *model.Waste {
 		}
 		inflation += r.Size - r.RealSize
 		f := footprint(r, cont)
-		s, inSeg := segOf[i]
+		s := int(segOf[i])
+		inSeg := s >= 0
 		if r.ZeroCopy != 0 || r.Reuse == 0 {
 			if r.ZeroCopy != 0 {
 				io += f
@@ -87,7 +91,8 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph) *model.Waste {
 		}
 		p.begin, p.end, p.bytes = min(p.begin, b), max(p.end, e), p.bytes+f
 	}
-	p1, _ := watermark(items1)
+	sc.items = items1
+	p1, _ := sc.watermark(items1)
 	var longest *segment
 	whole := 0
 	for s := range segs {
@@ -103,7 +108,8 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph) *model.Waste {
 			longest = &segs[s]
 		}
 	}
-	p2, _ := watermark(items2)
+	sc.items2 = items2
+	p2, _ := sc.watermark(items2)
 
 	// The layout: reuse region [base, top), then atomic and zero-copy.
 	ar := g.AfterReuse
@@ -156,11 +162,12 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph) *model.Waste {
 		note += "; negative: live blocks overlap (see conflicts) or rows lie outside the area"
 	}
 	add("fragmentation", frag, note)
-	held := make([]bool, len(g.Rows)) // rows of segments held at the step
+	held := grow(sc.held, len(g.Rows)) // rows of segments held at the step
+	sc.held = held
 	for i, s := range segOf {
-		held[i] = segs[s].begin <= w.Step && w.Step <= segs[s].end
+		held[i] = s >= 0 && segs[s].begin <= w.Step && w.Step <= segs[s].end
 	}
-	w.Holes = holesAt(g.Rows, held, w.Step, base, top, 5)
+	w.Holes = holesAt(g.Rows, held, w.Step, base, top, 5, sc)
 	return w
 }
 
@@ -174,9 +181,12 @@ type liveEvent struct {
 type liveItem struct{ begin, end, bytes int64 }
 
 // watermark returns the peak of Σ bytes of live items and its first step.
-// Steps are topological ids, dense up to the largest, so a difference
-// array (O(n + steps)) replaces sorting unless they are sparse.
-func watermark(items []liveItem) (peak, step int64) {
+func watermark(items []liveItem) (peak, step int64) { return new(scratch).watermark(items) }
+
+// watermark is watermark with sc's buffers. Steps are topological ids,
+// dense up to the largest, so a difference array (O(n + steps)) replaces
+// sorting unless they are sparse.
+func (sc *scratch) watermark(items []liveItem) (peak, step int64) {
 	var hi int64
 	for _, it := range items {
 		// Only well-formed steps index the array; a hostile log can print
@@ -190,7 +200,9 @@ func watermark(items []liveItem) (peak, step int64) {
 	if hi < 0 || hi > 4*int64(len(items))+1024 {
 		return watermarkSorted(items)
 	}
-	d := make([]int64, hi+1)
+	d := grow(sc.steps, int(hi+1))
+	sc.steps = d
+	clear(d)
 	for _, it := range items {
 		d[it.begin] += it.bytes
 		d[it.end+1] -= it.bytes
@@ -243,8 +255,17 @@ type segment struct {
 }
 
 // continuousSegments chains the Continuous input lines into segments and
-// maps each counted row placed by one (its first line) to its segment.
-func continuousSegments(g *model.Graph, cont contInputs) (map[int]int, []segment) {
+// maps each counted row placed by one (its first line) to its segment: the
+// segment of row i, or -1, in a buffer of sc.
+func continuousSegments(g *model.Graph, cont contInputs, sc *scratch) ([]int32, []segment) {
+	segOf := grow(sc.segOf, len(g.Rows))
+	sc.segOf = segOf
+	for i := range segOf {
+		segOf[i] = -1
+	}
+	if len(cont) == 0 {
+		return segOf, nil
+	}
 	var segs []segment
 	member := map[*model.Reassign]int{}
 	var prev *model.Reassign
@@ -263,11 +284,10 @@ func continuousSegments(g *model.Graph, cont contInputs) (map[int]int, []segment
 		member[l] = len(segs) - 1
 		prev = l
 	}
-	segOf := map[int]int{}
 	for i := range g.Rows {
 		r := &g.Rows[i]
 		if l := cont.line(r); l != nil && r.Counted {
-			segOf[i] = member[l]
+			segOf[i] = int32(member[l])
 		}
 	}
 	return segOf, segs
@@ -306,22 +326,22 @@ func logicalBase(memtype int64) int64 {
 // holesAt returns the n largest free ranges of [lo, hi) at step: memory
 // not held by a row live there, a held continuous segment or a never-reused
 // block.
-func holesAt(rows []model.Row, held []bool, step, lo, hi int64, n int) []model.Hole {
-	type rng struct{ lo, hi int64 }
-	used := make([]rng, 0, len(rows))
+func holesAt(rows []model.Row, held []bool, step, lo, hi int64, n int, sc *scratch) []model.Hole {
+	used := grow(sc.used, len(rows)+1)[:0]
 	for i := range rows {
 		r := &rows[i]
 		if r.Size <= 0 || r.ZeroCopy != 0 {
 			continue
 		}
 		if r.Reuse == 0 || held[i] || (r.LifeBegin <= step && step <= max(r.LifeEnd, r.LifeBegin)) {
-			used = append(used, rng{r.Offset, r.Offset + r.Size})
+			used = append(used, addrRange{r.Offset, r.Offset + r.Size})
 		}
 	}
-	slices.SortFunc(used, func(a, b rng) int { return cmp.Compare(a.lo, b.lo) })
+	sc.used = used
+	slices.SortFunc(used, func(a, b addrRange) int { return cmp.Compare(a.lo, b.lo) })
 	var holes []model.Hole
 	at := lo
-	for _, u := range append(used, rng{hi, hi}) {
+	for _, u := range append(used, addrRange{hi, hi}) {
 		if u.lo > at && at < hi {
 			holes = append(holes, model.Hole{Offset: at, Size: min(u.lo, hi) - at})
 		}
@@ -333,6 +353,9 @@ func holesAt(rows []model.Row, held []bool, step, lo, hi int64, n int) []model.H
 	}
 	return holes
 }
+
+// addrRange is an address range [lo, hi).
+type addrRange struct{ lo, hi int64 }
 
 // LifeText formats a lifetime the way the GE memory guide shows it:
 // "2→9", "2→∞" for ends that last to the end of the graph.

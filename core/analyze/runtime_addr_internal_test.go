@@ -1,0 +1,134 @@
+package analyze
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"imas/core/model"
+)
+
+// TestTensorIndexMatchesMap checks the tensor index against a map of every
+// tensor's offsets in insertion order, with the real hash and with weak
+// ones that make most or all tensors collide, indexing every row or only
+// those the filter of the queried tensors lets through, on random graphs
+// with tensors printed several times and continuous (reassign) lines.
+func TestTensorIndexMatchesMap(t *testing.T) {
+	type key struct {
+		node, kind string
+		index      int64
+	}
+	hashes := map[string]func(node, kind string, index int64) uint64{
+		"real":     hashTensor,
+		"constant": func(string, string, int64) uint64 { return 0 },
+		"all ones": func(string, string, int64) uint64 { return ^uint64(0) },
+		"length":   func(node, kind string, index int64) uint64 { return uint64(len(node) + len(kind)) },
+		"index":    func(_, _ string, index int64) uint64 { return uint64(index) << 40 },
+	}
+	kinds := []string{"output", "workspace", "input", ""}
+	rng := rand.New(rand.NewPCG(5, 6))
+	randKey := func() key {
+		return key{"n" + strconv.Itoa(rng.IntN(12)), kinds[rng.IntN(len(kinds))], int64(rng.IntN(3)) - 1}
+	}
+	for name, hash := range hashes {
+		t.Run(name, func(t *testing.T) {
+			for iter := 0; iter < 300; iter++ {
+				var graphs []*model.Graph
+				want := map[key][]int64{} // offsets in insertion order
+				n := 0
+				for range 1 + rng.IntN(3) {
+					g := &model.Graph{}
+					for range rng.IntN(40) {
+						k := randKey()
+						g.Rows = append(g.Rows, model.Row{Node: k.node, Kind: k.kind, Index: k.index, Offset: int64(rng.IntN(8)) * 512})
+					}
+					for range rng.IntN(6) {
+						k := randKey()
+						g.Reassign = append(g.Reassign, model.Reassign{Node: k.node, Kind: k.kind, Index: k.index, Offset: int64(rng.IntN(8)) * 512})
+					}
+					// The index's order: continuous lines last printed
+					// first, then the rows.
+					for i := len(g.Reassign) - 1; i >= 0; i-- {
+						a := &g.Reassign[i]
+						k := key{a.Node, a.Kind, a.Index}
+						want[k] = append(want[k], a.Offset)
+					}
+					for i := range g.Rows {
+						a := &g.Rows[i]
+						k := key{a.Node, a.Kind, a.Index}
+						want[k] = append(want[k], a.Offset)
+					}
+					graphs = append(graphs, g)
+					n += len(g.Rows) + len(g.Reassign)
+				}
+				type query struct {
+					k   key
+					off int64
+				}
+				queries := make([]query, 50)
+				for q := range queries {
+					queries[q] = query{randKey(), int64(rng.IntN(9)) * 512}
+				}
+				// Half the indexes have every row, half only the rows the
+				// filter of the queried tensors lets through.
+				var filter *tensorFilter
+				if iter%2 == 1 {
+					filter = &tensorFilter{}
+					for _, q := range queries {
+						filter.add(q.k.node, q.k.kind, q.k.index)
+					}
+				}
+				x := newTensorIndex(graphs, filter, hash)
+				if filter == nil && len(x.refs) != n {
+					t.Fatalf("iteration %d: %d rows indexed, want %d", iter, len(x.refs), n)
+				}
+				for _, q := range queries {
+					k, off := q.k, q.off
+					gotOff, gotOK := x.offset(k.node, k.kind, k.index, off)
+					offs := want[k]
+					wantOff, wantOK := int64(0), len(offs) > 0
+					if wantOK {
+						wantOff = offs[0]
+						for _, o := range offs {
+							if o == off {
+								wantOff = off
+							}
+						}
+					}
+					if gotOff != wantOff || gotOK != wantOK {
+						t.Fatalf("iteration %d: offset(%v, %d) = %d, %v; want %d, %v (offsets %v)",
+							iter, k, off, gotOff, gotOK, wantOff, wantOK, offs)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTensorFilter checks that the filter holds what was added and rules
+// out most other tensors named the way GE names them (the index relies on
+// the first, its speed on the second).
+func TestTensorFilter(t *testing.T) {
+	ops := []string{"relu", "conv2d", "batchmatmul", "transdata", "add"}
+	name := func(i int) string { return ops[i%len(ops)] + "_" + strconv.Itoa(i) }
+	var f tensorFilter
+	for i := 0; i < 4000; i += 20 {
+		f.add(name(i), "output", 0)
+	}
+	passed := 0
+	for i := 0; i < 4000; i++ {
+		in := f.has(name(i), "output", 0)
+		if i%20 == 0 && !in {
+			t.Fatalf("%s was added but is not in the filter", name(i))
+		}
+		if i%20 != 0 && in {
+			passed++
+		}
+		if f.has(name(i), "workspace", 0) && i%20 != 0 {
+			passed++
+		}
+	}
+	if rate := float64(passed) / (2 * 3800); rate > 0.15 {
+		t.Errorf("%.0f%% of the tensors not added pass the filter", 100*rate)
+	}
+}
