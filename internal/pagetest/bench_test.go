@@ -39,7 +39,7 @@ var benchInputs struct {
 	err       error
 }
 
-func inputs(b *testing.B) (plain, gz string) {
+func inputs(b testing.TB) (plain, gz string) {
 	in := &benchInputs
 	in.once.Do(func() {
 		dir, err := os.MkdirTemp("", "imas-bench-")
@@ -104,18 +104,19 @@ func BenchmarkPageLoad(b *testing.B) {
 }
 
 // BenchmarkPageAnalyze reads the 200 MB plog, plain and gzipped, with the
-// engine in its Web Worker and (?engine=page) in the page's own thread.
+// engine in its Web Worker: "worker" chooses the file as soon as the page
+// is ready (the engine's warm-up, engine.WarmUp, is cut short), "settled"
+// once the warm-up finished, as a user who needs a second to pick a file
+// sees it, and "cold" with no warm-up at all (?warmup=0); "page" runs the
+// engine in the page's own thread (?engine=page).
 func BenchmarkPageAnalyze(b *testing.B) {
 	pageURL(b, "")
 	plain, gz := inputs(b)
-	for _, mode := range []string{"worker", "page"} {
+	for _, mode := range []string{"worker", "settled", "cold", "page"} {
 		for _, file := range []string{plain, gz} {
 			name := mode + "/" + map[bool]string{true: "plain", false: "gzip"}[file == plain]
 			b.Run(name, func(b *testing.B) {
-				query := ""
-				if mode == "page" {
-					query = "?engine=page"
-				}
+				query := map[string]string{"cold": "?warmup=0", "page": "?engine=page"}[mode]
 				st, err := os.Stat(file)
 				if err != nil {
 					b.Fatal(err)
@@ -127,6 +128,12 @@ func BenchmarkPageAnalyze(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					t := newTab(b, 5*time.Minute)
 					t.open(b, query)
+					if mode == "settled" {
+						t.run(b, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+						var warm struct{ Bytes, Seconds float64 }
+						t.eval(b, `JSON.parse(document.documentElement.dataset.warm)`, &warm)
+						b.ReportMetric(warm.Seconds*1000, "warm-up-ms")
+					}
 					t.eval(b, probeJS, nil)
 					t.stalls(b)
 					start := time.Now()

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"strconv"
 	"syscall/js"
 
 	"github.com/vugu/vugu"
@@ -16,6 +17,20 @@ import (
 	"imas/wasm/engine"
 )
 
+// queryMiB reads ?name=MiB from the page's address, or returns def MiB.
+// The warm-up (engine.WarmUp) analyses ?warmup= MiB of synthetic log at
+// start, 8 by default, so that the browser has optimised its code before
+// the first real analysis.
+func queryMiB(g js.Value, name string, def int) int {
+	q := g.Get("URLSearchParams").New(g.Get("location").Get("search")).Call("get", name)
+	if q.Type() == js.TypeString {
+		if n, err := strconv.Atoi(q.String()); err == nil && n >= 0 {
+			return n << 20
+		}
+	}
+	return def << 20
+}
+
 func main() {
 	g := js.Global()
 	if g.Get("document").IsUndefined() {
@@ -24,7 +39,14 @@ func main() {
 	if p := g.Get("imasEnginePort"); p.Truthy() {
 		go engine.Serve(p) // ?engine=page: the engine shares the page's thread
 	}
-	h := newHost(engine.NewClient(g.Get("imasEngine")))
+	client := engine.NewClient(g.Get("imasEngine"))
+	go func() {
+		// data-warm on <html> says what the warm-up did, for the benchmarks.
+		if done, err := client.WarmUp(queryMiB(g, "warmup", 8)); err == nil {
+			g.Get("document").Get("documentElement").Call("setAttribute", "data-warm", string(done))
+		}
+	}()
+	h := newHost(client)
 	st := ui.NewState(h)
 	root := &ui.Root{S: st}
 

@@ -154,6 +154,15 @@ func (c *Client) Analyze(ctx context.Context, slot string, files js.Value, progr
 	return r.json, err
 }
 
+// WarmUp asks the engine to run its hot paths on a synthetic log of size
+// bytes (see WarmUp), and returns, when it finished or an analysis stopped
+// it, what it did as JSON ({"bytes", "seconds", "stopped"}). The page calls
+// it once at start.
+func (c *Client) WarmUp(size int) ([]byte, error) {
+	r, err := c.call(context.Background(), "warmup", map[string]int{"size": size}, js.Undefined(), nil)
+	return r.json, err
+}
+
 // Binary sends a request whose answer carries a buffer, and returns the
 // JSON part and the buffer (an ArrayBuffer, left in JS).
 func (c *Client) Binary(op string, arg any) ([]byte, js.Value, error) {

@@ -19,6 +19,10 @@ type server struct {
 	port   js.Value
 	s      *Session
 	cancel sync.Map // request id → context.CancelFunc of a running analysis
+
+	warm       sync.Mutex // held by a running warm-up
+	stopWarmUp atomic.Pointer[context.CancelFunc]
+	analysing  atomic.Bool // an analysis has started: no more warm-up
 }
 
 // Serve answers requests arriving on port — the worker's global scope, or
@@ -66,6 +70,7 @@ func (sv *server) handle(req js.Value) {
 		Color  string       `json:"color"`
 		Target int          `json:"target"` // request id to cancel
 		Query  *TensorQuery `json:"query"`
+		Size   int          `json:"size"` // of the warm-up log
 	}
 	if a := req.Get("arg"); a.Type() == js.TypeString {
 		if err := json.Unmarshal([]byte(a.String()), &arg); err != nil {
@@ -81,6 +86,10 @@ func (sv *server) handle(req js.Value) {
 	}
 	if op == "analyze" {
 		sv.analyze(id, arg.Slot, req.Get("files"))
+		return
+	}
+	if op == "warmup" {
+		sv.warmUp(id, arg.Size)
 		return
 	}
 	var out any
@@ -132,7 +141,36 @@ func (sv *server) handle(req js.Value) {
 	sv.reply(id, "done", out, buf)
 }
 
+// warmUp runs WarmUp on size bytes in pieces, going back to the event loop
+// between them (the engine's Go code runs on the worker's one thread and
+// blocks its messages while it runs), until an analysis stops it.
+func (sv *server) warmUp(id, size int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sv.stopWarmUp.Store(&cancel)
+	sv.warm.Lock()
+	defer sv.warm.Unlock()
+	start := time.Now()
+	const piece = 512 << 10
+	done := 0
+	for ; done < size && ctx.Err() == nil && !sv.analysing.Load(); done += piece {
+		if err := WarmUp(ctx, piece); err != nil {
+			break
+		}
+		time.Sleep(time.Millisecond) // lets a waiting request in
+	}
+	sv.reply(id, "done", map[string]any{"bytes": min(done, size), "seconds": time.Since(start).Seconds(), "stopped": ctx.Err() != nil}, js.Undefined())
+}
+
 func (sv *server) analyze(id int, slot string, files js.Value) {
+	// A warm-up still running gives way; its compiled code is what it was
+	// for.
+	sv.analysing.Store(true)
+	if stop := sv.stopWarmUp.Load(); stop != nil {
+		(*stop)()
+	}
+	sv.warm.Lock() // waits for a running warm-up piece to end
+	sv.warm.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	sv.cancel.Store(id, cancel)
 	defer func() {
