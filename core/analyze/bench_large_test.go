@@ -96,34 +96,25 @@ func BenchmarkLargeCheckAddresses(b *testing.B) {
 	benchReport(b, func(rep *model.Report) { analyze.CheckAddresses(rep) })
 }
 
-func BenchmarkLargeConflicts(b *testing.B) {
+// benchGraphs measures f on every graph of the large report.
+func benchGraphs(b *testing.B, f func(g *model.Graph)) {
 	benchReport(b, func(rep *model.Report) {
 		for _, g := range rep.Graphs {
-			g.Conflicts = analyze.Conflicts(g)
+			f(g)
 		}
 	})
 }
 
-func BenchmarkLargeFigures(b *testing.B) {
-	benchReport(b, func(rep *model.Report) {
-		for _, g := range rep.Graphs {
-			analyze.Figures(g)
-		}
-	})
+func BenchmarkLargeConflicts(b *testing.B) {
+	benchGraphs(b, func(g *model.Graph) { g.Conflicts = analyze.Conflicts(g) })
 }
+
+func BenchmarkLargeFigures(b *testing.B) { benchGraphs(b, func(g *model.Graph) { analyze.Figures(g) }) }
 
 func BenchmarkLargeWaste(b *testing.B) {
-	benchReport(b, func(rep *model.Report) {
-		for _, g := range rep.Graphs {
-			g.Waste = analyze.Waste(g)
-		}
-	})
+	benchGraphs(b, func(g *model.Graph) { g.Waste = analyze.Waste(g) })
 }
 
 func BenchmarkLargePeak(b *testing.B) {
-	benchReport(b, func(rep *model.Report) {
-		for _, g := range rep.Graphs {
-			g.Peak = analyze.Peak(g, analyze.PeakTop)
-		}
-	})
+	benchGraphs(b, func(g *model.Graph) { g.Peak = analyze.Peak(g, analyze.PeakTop) })
 }
