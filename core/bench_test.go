@@ -21,15 +21,10 @@ var (
 // large is ~32 MB of the generator's "large" profile (about 14% [IMAS] lines).
 func large(b *testing.B) []byte {
 	largeOnce.Do(func() {
-		p, err := gen.ProfileByName("large", 0, 32<<20)
-		if err != nil {
+		var err error
+		if largeLog, err = gen.Log("large", 32<<20); err != nil {
 			b.Fatal(err)
 		}
-		var buf bytes.Buffer
-		if _, err := gen.GenerateStream(p, &buf, "large.log"); err != nil {
-			b.Fatal(err)
-		}
-		largeLog = buf.Bytes()
 	})
 	return largeLog
 }

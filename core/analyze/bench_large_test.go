@@ -1,7 +1,6 @@
 package analyze_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -33,15 +32,11 @@ func largeReport(tb testing.TB) *model.Report {
 		if p := os.Getenv("IMAS_BENCH_INPUT"); p != "" {
 			srcs, _ = input.FromPaths(strings.Fields(p))
 		} else {
-			p, err := gen.ProfileByName("large", 0, 200<<20)
+			data, err := gen.Log("large", 200<<20)
 			if err != nil {
 				tb.Fatal(err)
 			}
-			var buf bytes.Buffer
-			if _, err := gen.GenerateStream(p, &buf, "large.log"); err != nil {
-				tb.Fatal(err)
-			}
-			srcs = []input.Source{input.BytesSource("large.log", buf.Bytes())}
+			srcs = []input.Source{input.BytesSource("large.log", data)}
 		}
 		// Summary: the model with what every analysis needs; the
 		// benchmarks run the rest.

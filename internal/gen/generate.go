@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -28,6 +29,20 @@ func GenerateStream(p Profile, w io.Writer, name string) (*Truth, error) {
 		name = "stream.log"
 	}
 	return run(p, newStreamOutput(w, name))
+}
+
+// Log returns about size bytes of the named profile (seed 0) as one stream
+// in memory, named name.log: the large inputs of the benchmarks and probes.
+func Log(name string, size int64) ([]byte, error) {
+	p, err := ProfileByName(name, 0, size)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := GenerateStream(p, &buf, name+".log"); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 type generator struct {

@@ -191,16 +191,12 @@ func TestCandidateLinesFixtures(t *testing.T) {
 		lines += len(gelog.CandidateLines(data, nil))
 	}
 	for _, name := range []string{"basic", "mixed", "conflicts", "pool", "hostile", "large"} {
-		p, err := gen.ProfileByName(name, 0, 6<<20)
+		data, err := gen.Log(name, 6<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var buf bytes.Buffer
-		if _, err := gen.GenerateStream(p, &buf, name+".log"); err != nil {
-			t.Fatal(err)
-		}
-		check("profile "+name, buf.Bytes())
-		lines += len(gelog.CandidateLines(buf.Bytes(), nil))
+		check("profile "+name, data)
+		lines += len(gelog.CandidateLines(data, nil))
 	}
 	if lines < 10000 {
 		t.Errorf("only %d candidate lines in the fixtures", lines)
@@ -293,15 +289,11 @@ func probeData(b *testing.B) []byte {
 		}
 		return data
 	}
-	p, err := gen.ProfileByName("large", 0, 32<<20)
+	data, err := gen.Log("large", 32<<20)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if _, err := gen.GenerateStream(p, &buf, "large.log"); err != nil {
-		b.Fatal(err)
-	}
-	return buf.Bytes()
+	return data
 }
 
 // chunks cuts data as the pipeline reads it: 4 MiB of whole lines.
