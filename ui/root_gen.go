@@ -21,6 +21,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("data-ends", c.S.Ends)
 	vgn.AddAttrInterface("data-loads", c.S.Loads)
+	vgn.AddAttrInterface("data-pending", c.S.Pending)
 	vgn.AddAttrInterface("data-state", c.S.Phase())
 	{
 		vgparent := vgn

@@ -21,13 +21,17 @@ type State struct {
 	Eng Engine
 	env vugu.EventEnv
 
-	Busy   string // slot being read; "" when idle
-	Prog   engine.Progress
-	Err    string
-	Note   string // last finished side action (download, Perfetto)
-	Loads  int    // analyses that succeeded
-	Ends   int    // analyses that ended, however (tests wait on it)
-	cancel context.CancelFunc
+	Busy  string // slot being read; "" when idle
+	Prog  engine.Progress
+	Err   string
+	Note  string // last finished side action (download, Perfetto)
+	Loads int    // analyses that succeeded
+	Ends  int    // analyses that ended, however (tests wait on it)
+	// Pending counts engine questions whose answers are not shown yet: the
+	// page says data-pending, and tests wait for 0 before they click,
+	// since answers arriving move the layout.
+	Pending int
+	cancel  context.CancelFunc
 
 	Run, Base *Loaded
 	DiffRes   *analyze.DiffResult // of Base and Run, once both are there
@@ -72,6 +76,20 @@ func (s *State) update(fn func()) {
 	fn()
 }
 
+// ask runs query on a goroutine (it waits for the engine) and applies the
+// change it returns under the lock. Call it with the lock held: from an
+// event handler or an update.
+func (s *State) ask(query func() (apply func())) {
+	s.Pending++
+	go func() {
+		apply := query()
+		s.update(func() {
+			s.Pending--
+			apply()
+		})
+	}()
+}
+
 // Phase summarises the page for tests and CSS: idle, busy, done or error.
 func (s *State) Phase() string {
 	switch {
@@ -92,14 +110,14 @@ func (s *State) Load(slot string, f Files) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Busy, s.cancel, s.Err, s.Note, s.Prog = slot, cancel, "", "", engine.Progress{}
-	go func() {
+	s.ask(func() func() {
 		defer cancel()
 		raw, err := s.Eng.Analyze(ctx, slot, f, func(p engine.Progress) { s.update(func() { s.Prog = p }) })
 		var l *Loaded
 		if err == nil {
 			l, err = decodeView(raw)
 		}
-		s.update(func() {
+		return func() {
 			s.Busy, s.cancel, s.Ends = "", nil, s.Ends+1
 			switch {
 			case err != nil && ctx.Err() != nil:
@@ -121,8 +139,8 @@ func (s *State) Load(slot string, f Files) {
 				}
 				s.loadDiff()
 			}
-		})
-	}()
+		}
+	})
 }
 
 // PoolInfo is a pool as the pools tab lists it.
@@ -164,15 +182,15 @@ func (s *State) loadDiff() {
 	if s.Run == nil || s.Base == nil {
 		return
 	}
-	go func() {
+	s.ask(func() func() {
 		var d analyze.DiffResult
 		err := s.Eng.Query("diff", nil, &d)
-		s.update(func() {
+		return func() {
 			if s.Err = errText(err); err == nil {
 				s.DiffRes = &d
 			}
-		})
-	}()
+		}
+	})
 }
 
 // Cancel stops the running analysis.
@@ -192,12 +210,12 @@ func (s *State) SelectGraph(i int) {
 	s.Q.Slot, s.Q.Graph, s.Q.PageSize, s.Q.Page, s.Q.Focus = engine.SlotRun, i, PageSize, 0, -1
 	s.graphGen++
 	gen, by, q := s.graphGen, s.ColorBy, s.Q
-	go func() {
+	s.ask(func() func() {
 		var info model.Graph
 		ierr := s.Eng.Query("graph", map[string]any{"slot": engine.SlotRun, "graph": i}, &info)
 		meta, err := s.Eng.ShowMap(engine.SlotRun, i, by)
 		page, qerr := s.tensors(q)
-		s.update(func() {
+		return func() {
 			if gen != s.graphGen {
 				return
 			}
@@ -205,8 +223,8 @@ func (s *State) SelectGraph(i int) {
 			if ierr == nil {
 				s.Info = &info
 			}
-		})
-	}()
+		}
+	})
 }
 
 // ShowPool puts pool i (of Run's sections.pools) on the map.
@@ -214,14 +232,14 @@ func (s *State) ShowPool(i int) {
 	s.Pool, s.Map = i, nil
 	s.graphGen++
 	gen := s.graphGen
-	go func() {
+	s.ask(func() func() {
 		meta, err := s.Eng.ShowPool(engine.SlotRun, i)
-		s.update(func() {
+		return func() {
 			if gen == s.graphGen {
 				s.Map, s.Err = meta, errText(err)
 			}
-		})
-	}()
+		}
+	})
 }
 
 // SetColor recolours a graph's map by op type or stream.
@@ -231,15 +249,15 @@ func (s *State) SetColor(by string) {
 	}
 	s.ColorBy = by
 	gen, g, row := s.graphGen, s.Graph, s.Row
-	go func() {
+	s.ask(func() func() {
 		meta, err := s.Eng.ShowMap(engine.SlotRun, g, by)
 		s.Eng.MarkOnMap(row)
-		s.update(func() {
+		return func() {
 			if gen == s.graphGen {
 				s.Map, s.Err = meta, errText(err)
 			}
-		})
-	}()
+		}
+	})
 }
 
 func (s *State) tensors(q engine.TensorQuery) (*engine.TensorPage, error) {
@@ -257,9 +275,9 @@ func (s *State) Requery() {
 		return
 	}
 	gen, q := s.graphGen, s.Q
-	go func() {
+	s.ask(func() func() {
 		page, err := s.tensors(q)
-		s.update(func() {
+		return func() {
 			if gen != s.graphGen {
 				return
 			}
@@ -269,8 +287,8 @@ func (s *State) Requery() {
 			}
 			s.Err, s.Page = "", page
 			s.Q.Page = page.Page
-		})
-	}()
+		}
+	})
 }
 
 // SortBy sorts the table by col; a second click reverses.
@@ -300,12 +318,12 @@ func (s *State) SelectRow(i int) {
 	s.rowGen++
 	gen, g, q := s.rowGen, s.Graph, s.Q
 	q.Focus = i
-	go func() {
+	s.ask(func() func() {
 		s.Eng.MarkOnMap(i)
 		var d engine.TensorDetail
 		err := s.Eng.Query("tensor", map[string]any{"slot": engine.SlotRun, "graph": g, "row": i}, &d)
 		page, qerr := s.tensors(q)
-		s.update(func() {
+		return func() {
 			if gen != s.rowGen || g != s.Graph {
 				return
 			}
@@ -316,24 +334,24 @@ func (s *State) SelectRow(i int) {
 			if qerr == nil {
 				s.Page, s.Q.Page = page, page.Page
 			}
-		})
-	}()
+		}
+	})
 }
 
 // SelectKey selects the row of tensor key (from the conflict or peak lists).
 func (s *State) SelectKey(key string) {
 	g := s.Graph
-	go func() {
+	s.ask(func() func() {
 		var i int
 		err := s.Eng.Query("find", map[string]any{"slot": engine.SlotRun, "graph": g, "key": key}, &i)
-		s.update(func() {
+		return func() {
 			if err != nil {
 				s.Err = err.Error()
 			} else if g == s.Graph {
 				s.SelectRow(i)
 			}
-		})
-	}()
+		}
+	})
 }
 
 // Picked is called by the page's map script when a rectangle is clicked.
@@ -351,30 +369,30 @@ func (s *State) Dropped(slot string, f Files) { s.update(func() { s.Load(slot, f
 
 // Download saves a report file of slot.
 func (s *State) Download(slot, name string) {
-	go func() {
+	s.ask(func() func() {
 		err := s.Eng.Download(slot, name)
-		s.update(func() {
+		return func() {
 			s.Err, s.Note = errText(err), ""
 			if err == nil {
 				s.Note = "Saved " + name
 			}
-		})
-	}()
+		}
+	})
 }
 
 // Perfetto opens the trace of the run in the Perfetto UI.
 func (s *State) Perfetto() {
 	s.Note = "Preparing the Perfetto trace…"
 	start := time.Now()
-	go func() {
+	s.ask(func() func() {
 		status, err := s.Eng.OpenPerfetto(engine.SlotRun)
-		s.update(func() {
+		return func() {
 			s.Err, s.Note = errText(err), ""
 			if err == nil {
 				s.Note = perfettoNote(status, time.Since(start))
 			}
-		})
-	}()
+		}
+	})
 }
 
 func perfettoNote(status string, took time.Duration) string {

@@ -176,7 +176,8 @@ func (b *tab) open(t testing.TB, query string) {
 }
 
 // load chooses files in the file input (slot run) and waits for analysis
-// number n to end; it must succeed.
+// number n to end and the page to show every answer asked for after it
+// (data-pending="0"); it must succeed.
 func (b *tab) load(t testing.TB, n int, files ...string) {
 	t.Helper()
 	b.loadInto(t, "#files", n, files...)
@@ -185,12 +186,35 @@ func (b *tab) load(t testing.TB, n int, files ...string) {
 func (b *tab) loadInto(t testing.TB, input string, n int, files ...string) {
 	t.Helper()
 	b.run(t, chromedp.SetUploadFiles(input, files, chromedp.ByQuery),
-		chromedp.WaitVisible(fmt.Sprintf(`.imas[data-ends="%d"]`, n), chromedp.ByQuery))
+		chromedp.WaitVisible(fmt.Sprintf(`.imas[data-ends="%d"][data-pending="0"]`, n), chromedp.ByQuery))
 	var state, err string
 	b.run(t, chromedp.AttributeValue(".imas", "data-state", &state, nil, chromedp.ByQuery),
 		chromedp.Evaluate(`(document.querySelector('.error')||{}).textContent||''`, &err))
 	if state != "done" {
 		t.Fatalf("after loading %v the page is %q: %s", files, state, err)
+	}
+}
+
+// clickFor clicks sel until want is visible. chromedp clicks at the
+// element's coordinates, and answers still arriving after an analysis (the
+// map, the tensor page) can move the layout between measuring and pressing:
+// on CI of 2026-12-03 a tab click landed elsewhere. A missed click is
+// repeated, visibly, up to three times.
+func (b *tab) clickFor(t testing.TB, sel, want string) {
+	t.Helper()
+	for try := 1; ; try++ {
+		b.run(t, chromedp.Click(sel, chromedp.ByQuery))
+		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+		err := chromedp.Run(ctx, chromedp.WaitVisible(want, chromedp.ByQuery))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try == 3 || b.ctx.Err() != nil {
+			b.run(t, chromedp.WaitVisible(want, chromedp.ByQuery))
+			return
+		}
+		t.Logf("click on %s: no %s after 10 s (%v); clicking again", sel, want, err)
 	}
 }
 

@@ -367,7 +367,7 @@ func TestDiff(t *testing.T) {
 	b := newTab(t, 90*time.Second)
 	b.open(t, "")
 	b.load(t, 1, files...)
-	b.run(t, chromedp.Click(`button[data-tab="diff"]`, chromedp.ByQuery))
+	b.clickFor(t, `button[data-tab="diff"]`, `.panel.diff`)
 	b.loadInto(t, "#basefiles", 2, files...)
 	b.run(t, chromedp.WaitVisible(`#diff-totals`, chromedp.ByQuery))
 	var graphs int
@@ -415,8 +415,9 @@ func TestPools(t *testing.T) {
 	if !strings.Contains(row, "address 0x") {
 		t.Errorf("pool hover card: %q", row)
 	}
-	b.run(t, chromedp.Click(`button[data-tab="runtime"]`, chromedp.ByQuery))
+	b.clickFor(t, `button[data-tab="runtime"]`, `[data-section="pools"] a.fold`)
 	var rows int
+	// The fold toggles: it is clicked once, on a settled tab.
 	b.run(t, chromedp.Click(`[data-section="pools"] a.fold`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-section="pools"] table`, chromedp.ByQuery))
 	b.eval(t, `document.querySelectorAll('[data-section="pools"] tr').length - 1`, &rows)
@@ -441,16 +442,15 @@ func TestDrop(t *testing.T) {
 	// never reached the page (CDP drag events on a cold page); it is
 	// repeated once, visibly, rather than failing the run.
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
-	err := chromedp.Run(ctx, chromedp.WaitVisible(`.imas[data-ends="1"]`, chromedp.ByQuery))
+	err := chromedp.Run(ctx, chromedp.WaitVisible(`.imas[data-ends="1"][data-pending="0"]`, chromedp.ByQuery))
 	cancel()
 	if err != nil {
 		t.Logf("the drop had no effect in 20 s (%v); dropping again", err)
-		b.run(t, drop, chromedp.WaitVisible(`.imas[data-ends="1"]`, chromedp.ByQuery))
+		b.run(t, drop, chromedp.WaitVisible(`.imas[data-ends="1"][data-pending="0"]`, chromedp.ByQuery))
 	}
 	checkFigures(t, b.shownGraphs(t), want)
 	var inputs []string
-	b.run(t, chromedp.Click(`button[data-tab="inputs"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-section="files"] table`, chromedp.ByQuery))
+	b.clickFor(t, `button[data-tab="inputs"]`, `[data-section="files"] table`)
 	b.eval(t, `[...document.querySelectorAll('[data-section="files"] tr td:first-child')].map(td => td.textContent)`, &inputs)
 	if len(inputs) != len(files) || !strings.HasPrefix(inputs[0], "plog-") {
 		t.Errorf("dropped files read as %q", inputs)
