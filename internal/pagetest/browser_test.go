@@ -195,6 +195,9 @@ func (b *tab) loadInto(t testing.TB, input string, n int, files ...string) {
 	}
 }
 
+// settled matches the page once every engine answer asked for is shown.
+const settled = `.imas[data-pending="0"]`
+
 // clickFor clicks sel until want is visible. chromedp clicks at the
 // element's coordinates, and answers still arriving after an analysis (the
 // map, the tensor page) can move the layout between measuring and pressing:

@@ -262,12 +262,12 @@ func TestDownloads(t *testing.T) {
 		t.Errorf("downloaded report: schema %q, %d graphs, want %d", rep.Schema, len(rep.Graphs), len(want))
 	}
 
-	b.run(t, chromedp.Click(`button[data-output="imas_mem_graph.csv"]`, chromedp.ByQuery))
+	b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`button[data-output="imas_mem_graph.csv"]`, chromedp.ByQuery))
 	if csv := waitFile(t, b, filepath.Join(dir, "imas_mem_graph.csv")); !strings.HasPrefix(string(csv), "Process_4242,") {
 		t.Errorf("graph CSV starts %q", string(csv[:min(40, len(csv))]))
 	}
 
-	b.run(t, chromedp.Click(`#perfetto`, chromedp.ByQuery), chromedp.WaitVisible(`.note`, chromedp.ByQuery))
+	b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`#perfetto`, chromedp.ByQuery), chromedp.WaitVisible(`.note`, chromedp.ByQuery))
 	var trace struct {
 		TraceEvents []json.RawMessage `json:"traceEvents"`
 	}
@@ -306,7 +306,7 @@ func TestHostileNames(t *testing.T) {
 	b.eval(t, `[...document.querySelectorAll('tr[data-graph^="31001/"]')].map(tr => tr.dataset.graph)`, &ids)
 	found := false
 	for _, id := range ids {
-		b.run(t, chromedp.Click(`tr[data-graph="`+id+`"]`, chromedp.ByQuery),
+		b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`tr[data-graph="`+id+`"]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`#tensors tr[data-row]`, chromedp.ByQuery),
 			chromedp.SetValue(`#f-name`, "onerror", chromedp.ByQuery),
 			chromedp.Evaluate(`document.getElementById('f-name').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
@@ -349,9 +349,9 @@ func TestCancel(t *testing.T) {
 	b.open(t, "")
 	b.load(t, 1, files...)
 	b.run(t, chromedp.SetUploadFiles("#files", []string{big}, chromedp.ByQuery),
-		chromedp.WaitVisible(`#cancel`, chromedp.ByQuery),
-		chromedp.Click(`#cancel`, chromedp.ByQuery),
-		chromedp.WaitVisible(`.imas[data-ends="2"]`, chromedp.ByQuery))
+		chromedp.WaitVisible(`#cancel`, chromedp.ByQuery))
+	// The progress bar re-renders under the button while it is clicked.
+	b.clickFor(t, `#cancel`, `.imas[data-ends="2"][data-pending="0"]`)
 	var msg string
 	b.run(t, chromedp.Text(`.error`, &msg, chromedp.ByQuery))
 	if !strings.Contains(msg, "Cancelled") {
@@ -394,6 +394,7 @@ func TestPools(t *testing.T) {
 	b.load(t, 1, files...)
 	var n, drawn, row string
 	b.run(t, chromedp.WaitVisible(`#pools tr.sel[data-pool="0"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(settled, chromedp.ByQuery),
 		chromedp.Click(`#pools tr[data-pool="1"] button`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#pools tr.sel[data-pool="1"]`, chromedp.ByQuery),
 		// The row is marked before the engine returns the map: wait for
