@@ -67,6 +67,12 @@ func inputs(b testing.TB) (plain, gz string) {
 	return in.plain, in.gz
 }
 
+// endsJS notes when the page's analysis count changes, from now.
+const endsJS = `(() => { const el = document.querySelector('.imas'), e0 = el.dataset.ends;
+  window.imasEnds = {t0: performance.now(), at: NaN};
+  new MutationObserver(() => { if (el.dataset.ends !== e0 && isNaN(imasEnds.at)) imasEnds.at = performance.now(); })
+    .observe(el, {attributeFilter: ['data-ends']}); })()`
+
 const probeJS = `window.imasProbe = {gaps: []};
 (() => { let last = performance.now();
   setInterval(() => { const now = performance.now(); imasProbe.gaps.push([now, now - last - 10]); last = now; }, 10); })();`
@@ -135,10 +141,16 @@ func BenchmarkPageAnalyze(b *testing.B) {
 						b.ReportMetric(warm.Seconds*1000, "warm-up-ms")
 					}
 					t.eval(b, probeJS, nil)
+					t.eval(b, endsJS, nil)
 					t.stalls(b)
 					start := time.Now()
 					t.load(b, 1, file)
 					wall := time.Since(start)
+					// load waits until the first graph's map and table are
+					// shown too; "ended-MB/s" stops at the analysis' end.
+					var ended float64
+					t.eval(b, `imasEnds.at - imasEnds.t0`, &ended)
+					b.ReportMetric(float64(text.Size())/1e3/ended, "ended-MB/s")
 					worst, p99, after := t.stalls(b)
 					var secs string
 					t.run(b, chromedp.AttributeValue(`[data-field="seconds"]`, "data-value", &secs, nil, chromedp.ByQuery))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"imas/core/input"
+	"imas/internal/gen"
 	"imas/core/model"
 )
 
@@ -160,6 +162,90 @@ func TestViewCapsLongLists(t *testing.T) {
 	if len(rep.Diagnostics) != full || len(vs.Rows) != rows || len(rep.Graphs[0].Rows) == 0 {
 		t.Error("View changed the session's report")
 	}
+}
+
+// TestViewSectionsAsWhole checks the sections, whose lists are cut before
+// marshaling, against cutting the whole report's JSON: on the samples as
+// they are, and with lists longer than the caps at both levels.
+func TestViewSectionsAsWhole(t *testing.T) {
+	for _, name := range []string{"basic", "mixed", "conflicts", "pool"} {
+		s := analyzed(t, name)
+		checkSections(t, name, s)
+	}
+	// The large profile's address checks hold thousands of rows each.
+	log, err := gen.Log("large", 8<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := NewSession()
+	if _, err := large.Analyze(context.Background(), SlotRun, []input.Source{input.BytesSource("large.log", log)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v := checkSections(t, "large", large); !strings.Contains(string(v.Sections), `"rows":[`) || !strings.Contains(string(v.Sections), `_more`) {
+		t.Error("the large profile's sections have no cut rows")
+	}
+	s := analyzed(t, "mixed")
+	rep := s.Run(SlotRun).Report
+	for len(rep.AddressChecks) <= CapList+5 {
+		// Some checks hold more rows than CapNested, some fewer.
+		n := len(rep.AddressChecks)
+		rep.AddressChecks = append(rep.AddressChecks, model.AddressCheck{PID: fmt.Sprint("a", n),
+			Invalid: make([]model.BadAddress, n%30), Rows: make([]model.AddrRow, n%(3*CapNested))})
+	}
+	vs := rep.Variables[0] // a list of pointers
+	for len(vs.Rows) <= CapNested+3 {
+		vs.Rows = append(vs.Rows, model.VarRow{Name: fmt.Sprint("v", len(vs.Rows))})
+	}
+	rows := len(vs.Rows)
+	rep.Regions = rep.Regions[:0] // an empty list stays []
+	rep.Pools = nil               // a nil one null
+	full := len(rep.AddressChecks)
+	v := checkSections(t, "mixed, long lists", s)
+	if m := gjson.GetBytes(v.Sections, fmt.Sprintf("address_checks.%d._more", CapList)).Int(); m != int64(full-CapList) {
+		t.Errorf("address_checks cut: _more %d, want %d", m, full-CapList)
+	}
+	if len(rep.AddressChecks) != full || len(vs.Rows) != rows || len(rep.AddressChecks[CapNested+5].Rows) != CapNested+5 {
+		t.Error("View changed the session's report")
+	}
+}
+
+// checkSections compares the view's sections with the whole report's JSON
+// cut by capJSON.
+func checkSections(t *testing.T, name string, s *Session) *View {
+	t.Helper()
+	rep := s.Run(SlotRun).Report
+	v, err := s.View(SlotRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := *rep
+	rest.Graphs, rest.Diagnostics = nil, nil
+	raw, err := json.Marshal(&rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole bytes.Buffer
+	whole.WriteByte('{')
+	gjson.ParseBytes(raw).ForEach(func(k, val gjson.Result) bool {
+		if !typedKeys[k.String()] {
+			if whole.Len() > 1 {
+				whole.WriteByte(',')
+			}
+			whole.WriteString(k.Raw + ":")
+			capJSON(&whole, val, CapList, CapNested)
+		}
+		return true
+	})
+	whole.WriteByte('}')
+	if got, want := v.Sections, whole.Bytes(); !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		from := max(0, i-120)
+		t.Errorf("%s: sections differ from the cut whole report at byte %d:\n got …%.240s\nwant …%.240s", name, i, got[from:], want[from:])
+	}
+	return v
 }
 
 func TestTensorsFilterSortPage(t *testing.T) {

@@ -28,14 +28,16 @@ func fileSource(ctx context.Context, file js.Value, name string, read *atomic.In
 
 // fileReader reads a File in ReadChunk slices. The next slice is requested
 // before the current one is handed over, so the browser reads while Go
-// parses.
+// parses. Bytes go from the slice's buffer straight into the caller's
+// (one copy, not two: a copy of 200 MB in Go's wasm code is tens of ms).
 type fileReader struct {
 	ctx       context.Context
 	file      js.Value
 	size, off int64    // off: start of the next slice to request
 	next      js.Value // promise of that slice, or undefined
-	buf       []byte   // current slice, consumed from pos
-	pos       int
+	cur       js.Value // current slice (a Uint8Array), consumed from pos
+	pos, n    int      // n: its length
+	started   bool
 	read      *atomic.Int64
 }
 
@@ -53,8 +55,12 @@ func (r *fileReader) Read(p []byte) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}
-	if r.pos == len(r.buf) {
-		if r.buf == nil {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if r.pos == r.n {
+		if !r.started {
+			r.started = true
 			r.request()
 		}
 		if r.next.IsUndefined() {
@@ -65,21 +71,20 @@ func (r *fileReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		r.request()
-		u8 := js.Global().Get("Uint8Array").New(ab)
-		if cap(r.buf) < u8.Length() {
-			r.buf = make([]byte, u8.Length())
+		r.cur = js.Global().Get("Uint8Array").New(ab)
+		r.pos, r.n = 0, r.cur.Length()
+		if r.n == 0 {
+			return 0, nil
 		}
-		r.buf = r.buf[:u8.Length()]
-		js.CopyBytesToGo(r.buf, u8)
-		r.pos = 0
 	}
-	n := copy(p, r.buf[r.pos:])
+	n := min(len(p), r.n-r.pos)
+	js.CopyBytesToGo(p[:n], r.cur.Call("subarray", r.pos, r.pos+n))
 	r.pos += n
 	r.read.Add(int64(n))
 	return n, nil
 }
 
 func (r *fileReader) Close() error {
-	r.buf, r.next = nil, js.Undefined()
+	r.cur, r.next, r.pos, r.n = js.Undefined(), js.Undefined(), 0, 0
 	return nil
 }

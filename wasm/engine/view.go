@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -97,8 +99,26 @@ func (s *Session) View(slot string) (*View, error) {
 			v.Counts[i].Holes = len(g.Waste.Holes)
 		}
 	}
+	sections, err := sectionsOf(full)
+	if err != nil {
+		return nil, err
+	}
+	v.Sections = sections
+	for _, o := range export.Outputs() {
+		v.Outputs = append(v.Outputs, OutputInfo{o.Name, o.Mime})
+	}
+	return v, nil
+}
+
+// sectionsOf writes the report's fields other than typedKeys, cut as View
+// says. The lists are cut before marshaling, as far as two levels down
+// (cutLists): whole, they can be megabytes (the rows of a long run's
+// address checks: 3 MB, 230 ms in wasm), of which a few hundred items are
+// kept. The result is what cutting the whole report's JSON gives.
+func sectionsOf(full *model.Report) ([]byte, error) {
 	rest := *full
 	rest.Graphs, rest.Diagnostics = nil, nil
+	c := cutLists(&rest)
 	raw, err := json.Marshal(&rest)
 	if err != nil {
 		return nil, err
@@ -106,22 +126,149 @@ func (s *Session) View(slot string) (*View, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	gjson.ParseBytes(raw).ForEach(func(k, val gjson.Result) bool {
-		if !typedKeys[k.String()] {
-			if b.Len() > 1 {
+		key := k.String()
+		if typedKeys[key] {
+			return true
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		if !val.IsArray() || c.top[key] == 0 && c.nested[key] == nil {
+			capJSON(&b, val, CapList, CapNested)
+			return true
+		}
+		b.WriteByte('[')
+		i := 0
+		val.ForEach(func(_, e gjson.Result) bool {
+			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(k.Raw)
-			b.WriteByte(':')
-			capJSON(&b, val, CapList, CapNested)
+			if more := c.nested[key][i]; more != nil && e.IsObject() {
+				b.WriteByte('{')
+				first := true
+				e.ForEach(func(f, fv gjson.Result) bool {
+					if !first {
+						b.WriteByte(',')
+					}
+					first = false
+					b.WriteString(f.Raw)
+					b.WriteByte(':')
+					capJSON(&b, fv, CapNested, CapNested)
+					if n := more[f.String()]; n > 0 {
+						writeMore(&b, n)
+					}
+					return true
+				})
+				b.WriteByte('}')
+			} else {
+				capJSON(&b, e, CapNested, CapNested)
+			}
+			i++
+			return true
+		})
+		b.WriteByte(']')
+		if n := c.top[key]; n > 0 {
+			writeMore(&b, n)
 		}
 		return true
 	})
 	b.WriteByte('}')
-	v.Sections = b.Bytes()
-	for _, o := range export.Outputs() {
-		v.Outputs = append(v.Outputs, OutputInfo{o.Name, o.Mime})
+	return b.Bytes(), nil
+}
+
+// writeMore adds {"_more": n} to the list b ends with.
+func writeMore(b *bytes.Buffer, n int) {
+	b.Truncate(b.Len() - 1) // the list's ']'
+	fmt.Fprintf(b, `,{"_more":%d}]`, n)
+}
+
+// listCuts records what cutLists left out: top[key] items of a top-level
+// list, nested[key][item][field] items of a list in one of its items.
+type listCuts struct {
+	top    map[string]int
+	nested map[string]map[int]map[string]int
+}
+
+var jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+
+// cutLists cuts, in place in rep (a copy: the lists are copied before they
+// change), each top-level list to CapList items, and the lists held
+// directly by those items (struct fields) to CapNested. Types with their own
+// MarshalJSON are left whole.
+func cutLists(rep *model.Report) listCuts {
+	c := listCuts{top: map[string]int{}, nested: map[string]map[int]map[string]int{}}
+	rv := reflect.ValueOf(rep).Elem()
+	for i := 0; i < rv.NumField(); i++ {
+		f := rv.Field(i)
+		key, ok := jsonName(rv.Type().Field(i))
+		if !ok || f.Kind() != reflect.Slice || f.IsNil() { // nil is null, not []
+			continue
+		}
+		n := min(f.Len(), CapList)
+		if f.Len() > CapList {
+			c.top[key] = f.Len() - CapList
+		}
+		elem := f.Type().Elem()
+		st := elem
+		if st.Kind() == reflect.Pointer {
+			st = st.Elem()
+		}
+		if st.Kind() != reflect.Struct || elem.Implements(jsonMarshaler) || reflect.PointerTo(st).Implements(jsonMarshaler) {
+			if f.Len() > CapList {
+				f.Set(f.Slice(0, n))
+			}
+			continue
+		}
+		items := reflect.MakeSlice(f.Type(), n, n)
+		reflect.Copy(items, f)
+		for j := 0; j < n; j++ {
+			item := items.Index(j)
+			if item.Kind() == reflect.Pointer {
+				if item.IsNil() {
+					continue
+				}
+				cp := reflect.New(st)
+				cp.Elem().Set(item.Elem())
+				item.Set(cp)
+				item = cp
+			}
+			item = reflect.Indirect(item)
+			for k := 0; k < st.NumField(); k++ {
+				sf := st.Field(k)
+				name, ok := jsonName(sf)
+				list := item.Field(k)
+				if !ok || sf.Anonymous || list.Kind() != reflect.Slice || list.Len() <= CapNested {
+					continue
+				}
+				if c.nested[key] == nil {
+					c.nested[key] = map[int]map[string]int{}
+				}
+				if c.nested[key][j] == nil {
+					c.nested[key][j] = map[string]int{}
+				}
+				c.nested[key][j][name] = list.Len() - CapNested
+				list.Set(list.Slice(0, CapNested))
+			}
+		}
+		f.Set(items)
 	}
-	return v, nil
+	return c
+}
+
+// jsonName is the key encoding/json gives an exported field; false for
+// fields it leaves out.
+func jsonName(f reflect.StructField) (string, bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" || !f.IsExported() {
+		return "", false
+	}
+	name, _, _ := strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, true
 }
 
 // capJSON writes v with its arrays cut to n items, and arrays nested in
