@@ -17,8 +17,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"imas/core/input"
-	"imas/internal/gen"
 	"imas/core/model"
+	"imas/internal/gen"
 )
 
 func samples(t *testing.T, name string) []input.Source {
