@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -211,10 +212,17 @@ func (s *State) SelectGraph(i int) {
 	s.graphGen++
 	gen, by, q := s.graphGen, s.ColorBy, s.Q
 	s.ask(func() func() {
+		// Three questions at once: the engine answers each in a few ms, but
+		// each answer waits for the page's thread, busy rendering.
 		var info model.Graph
-		ierr := s.Eng.Query("graph", map[string]any{"slot": engine.SlotRun, "graph": i}, &info)
-		meta, err := s.Eng.ShowMap(engine.SlotRun, i, by)
-		page, qerr := s.tensors(q)
+		var meta *engine.MapMeta
+		var page *engine.TensorPage
+		var ierr, err, qerr error
+		var wg sync.WaitGroup
+		wg.Go(func() { ierr = s.Eng.Query("graph", map[string]any{"slot": engine.SlotRun, "graph": i}, &info) })
+		wg.Go(func() { meta, err = s.Eng.ShowMap(engine.SlotRun, i, by) })
+		wg.Go(func() { page, qerr = s.tensors(q) })
+		wg.Wait()
 		return func() {
 			if gen != s.graphGen {
 				return
