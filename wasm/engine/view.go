@@ -146,22 +146,7 @@ func sectionsOf(full *model.Report) ([]byte, error) {
 				b.WriteByte(',')
 			}
 			if more := c.nested[key][i]; more != nil && e.IsObject() {
-				b.WriteByte('{')
-				first := true
-				e.ForEach(func(f, fv gjson.Result) bool {
-					if !first {
-						b.WriteByte(',')
-					}
-					first = false
-					b.WriteString(f.Raw)
-					b.WriteByte(':')
-					capJSON(&b, fv, CapNested, CapNested)
-					if n := more[f.String()]; n > 0 {
-						writeMore(&b, n)
-					}
-					return true
-				})
-				b.WriteByte('}')
+				capObject(&b, e, CapNested, CapNested, more)
 			} else {
 				capJSON(&b, e, CapNested, CapNested)
 			}
@@ -293,22 +278,31 @@ func capJSON(b *bytes.Buffer, v gjson.Result, n, inner int) {
 		}
 		b.WriteByte(']')
 	case v.IsObject():
-		b.WriteByte('{')
-		first := true
-		v.ForEach(func(k, e gjson.Result) bool {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			b.WriteString(k.Raw)
-			b.WriteByte(':')
-			capJSON(b, e, n, inner)
-			return true
-		})
-		b.WriteByte('}')
+		capObject(b, v, n, inner, nil)
 	default:
 		b.WriteString(v.Raw)
 	}
+}
+
+// capObject writes object v as capJSON does, and adds {"_more": more[k]}
+// to the list of each key k that cutLists cut.
+func capObject(b *bytes.Buffer, v gjson.Result, n, inner int, more map[string]int) {
+	b.WriteByte('{')
+	first := true
+	v.ForEach(func(k, e gjson.Result) bool {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		capJSON(b, e, n, inner)
+		if m := more[k.String()]; m > 0 {
+			writeMore(b, m)
+		}
+		return true
+	})
+	b.WriteByte('}')
 }
 
 // Graph returns graph i of slot with its analyses (conflicts, waste, peak)
