@@ -123,6 +123,9 @@ func BenchmarkPageAnalyze(b *testing.B) {
 			name := mode + "/" + map[bool]string{true: "plain", false: "gzip"}[file == plain]
 			b.Run(name, func(b *testing.B) {
 				query := map[string]string{"cold": "?warmup=0", "page": "?engine=page"}[mode]
+				if q := os.Getenv("IMAS_BENCH_QUERY"); q != "" && query == "" { // e.g. ?warmup=32
+					query = q
+				}
 				st, err := os.Stat(file)
 				if err != nil {
 					b.Fatal(err)
