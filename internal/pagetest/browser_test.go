@@ -201,7 +201,7 @@ const settled = `.imas[data-pending="0"]`
 // clickFor clicks sel until want is visible. chromedp clicks at the
 // element's coordinates, and answers still arriving after an analysis (the
 // map, the tensor page) can move the layout between measuring and pressing:
-// on CI of 2026-12-03 a tab click landed elsewhere. A missed click is
+// on CI of 2026-12-03 a tab click most likely landed elsewhere. A missed click is
 // repeated, visibly, up to three times.
 func (b *tab) clickFor(t testing.TB, sel, want string) {
 	t.Helper()
