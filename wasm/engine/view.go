@@ -135,38 +135,15 @@ func sectionsOf(full *model.Report) ([]byte, error) {
 		}
 		b.WriteString(k.Raw)
 		b.WriteByte(':')
-		if !val.IsArray() || c.top[key] == 0 && c.nested[key] == nil {
+		if val.IsArray() {
+			capArray(&b, val, CapList, CapNested, c.top[key], c.nested[key])
+		} else {
 			capJSON(&b, val, CapList, CapNested)
-			return true
-		}
-		b.WriteByte('[')
-		i := 0
-		val.ForEach(func(_, e gjson.Result) bool {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if more := c.nested[key][i]; more != nil && e.IsObject() {
-				capObject(&b, e, CapNested, CapNested, more)
-			} else {
-				capJSON(&b, e, CapNested, CapNested)
-			}
-			i++
-			return true
-		})
-		b.WriteByte(']')
-		if n := c.top[key]; n > 0 {
-			writeMore(&b, n)
 		}
 		return true
 	})
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// writeMore adds {"_more": n} to the list b ends with.
-func writeMore(b *bytes.Buffer, n int) {
-	b.Truncate(b.Len() - 1) // the list's ']'
-	fmt.Fprintf(b, `,{"_more":%d}]`, n)
 }
 
 // listCuts records what cutLists left out: top[key] items of a top-level
@@ -261,22 +238,7 @@ func jsonName(f reflect.StructField) (string, bool) {
 func capJSON(b *bytes.Buffer, v gjson.Result, n, inner int) {
 	switch {
 	case v.IsArray():
-		b.WriteByte('[')
-		i := 0
-		v.ForEach(func(_, e gjson.Result) bool {
-			if i < n {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				capJSON(b, e, inner, inner)
-			}
-			i++
-			return true
-		})
-		if i > n {
-			fmt.Fprintf(b, `,{"_more":%d}`, i-n)
-		}
-		b.WriteByte(']')
+		capArray(b, v, n, inner, 0, nil)
 	case v.IsObject():
 		capObject(b, v, n, inner, nil)
 	default:
@@ -284,8 +246,34 @@ func capJSON(b *bytes.Buffer, v gjson.Result, n, inner int) {
 	}
 }
 
-// capObject writes object v as capJSON does, and adds {"_more": more[k]}
-// to the list of each key k that cutLists cut.
+// capArray writes array v cut to n items, each item cut to inner, ending
+// with {"_more": m} when m items are left out: those past n, plus cut that
+// cutLists already removed. itemCuts[i] are the lists cutLists cut in item i.
+func capArray(b *bytes.Buffer, v gjson.Result, n, inner, cut int, itemCuts map[int]map[string]int) {
+	b.WriteByte('[')
+	i := 0
+	v.ForEach(func(_, e gjson.Result) bool {
+		if i < n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if more := itemCuts[i]; more != nil && e.IsObject() {
+				capObject(b, e, inner, inner, more)
+			} else {
+				capJSON(b, e, inner, inner)
+			}
+		}
+		i++
+		return true
+	})
+	if left := max(i-n, 0) + cut; left > 0 {
+		fmt.Fprintf(b, `,{"_more":%d}`, left)
+	}
+	b.WriteByte(']')
+}
+
+// capObject writes object v as capJSON does; more[k] items were already cut
+// from the list of key k.
 func capObject(b *bytes.Buffer, v gjson.Result, n, inner int, more map[string]int) {
 	b.WriteByte('{')
 	first := true
@@ -296,9 +284,10 @@ func capObject(b *bytes.Buffer, v gjson.Result, n, inner int, more map[string]in
 		first = false
 		b.WriteString(k.Raw)
 		b.WriteByte(':')
-		capJSON(b, e, n, inner)
-		if m := more[k.String()]; m > 0 {
-			writeMore(b, m)
+		if m := more[k.String()]; m > 0 && e.IsArray() {
+			capArray(b, e, n, inner, m, nil)
+		} else {
+			capJSON(b, e, n, inner)
 		}
 		return true
 	})
