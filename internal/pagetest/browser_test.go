@@ -198,11 +198,13 @@ func (b *tab) loadInto(t testing.TB, input string, n int, files ...string) {
 // settled matches the page once every engine answer asked for is shown.
 const settled = `.imas[data-pending="0"]`
 
-// clickFor clicks sel until want is visible. chromedp clicks at the
-// element's coordinates, and answers still arriving after an analysis (the
-// map, the tensor page) can move the layout between measuring and pressing:
-// on CI of 2026-12-03 a tab click most likely landed elsewhere. A missed click is
-// repeated, visibly, up to three times.
+// clickFor clicks sel until want is visible, for clicks on a page that is
+// still rendering (the cancel button under the progress bar). chromedp
+// clicks at the element's coordinates, and a render between measuring and
+// pressing moves them. Everywhere else the tests click on a settled page
+// (load waits for data-pending="0"): a missed tab click, most likely how
+// TestDiff hung in a CI run of 2026-12-03, cannot happen there. A missed
+// click is repeated, visibly, up to three times.
 func (b *tab) clickFor(t testing.TB, sel, want string) {
 	t.Helper()
 	for try := 1; ; try++ {

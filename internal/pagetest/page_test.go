@@ -350,7 +350,8 @@ func TestCancel(t *testing.T) {
 	b.load(t, 1, files...)
 	b.run(t, chromedp.SetUploadFiles("#files", []string{big}, chromedp.ByQuery),
 		chromedp.WaitVisible(`#cancel`, chromedp.ByQuery))
-	// The progress bar re-renders under the button while it is clicked.
+	// The page is busy by design here: the progress bar re-renders under
+	// the button while it is clicked, so this click may be repeated.
 	b.clickFor(t, `#cancel`, `.imas[data-ends="2"][data-pending="0"]`)
 	var msg string
 	b.run(t, chromedp.Text(`.error`, &msg, chromedp.ByQuery))
@@ -367,7 +368,7 @@ func TestDiff(t *testing.T) {
 	b := newTab(t, 90*time.Second)
 	b.open(t, "")
 	b.load(t, 1, files...)
-	b.clickFor(t, `button[data-tab="diff"]`, `.panel.diff`)
+	b.run(t, chromedp.Click(`button[data-tab="diff"]`, chromedp.ByQuery), chromedp.WaitVisible(`.panel.diff`, chromedp.ByQuery))
 	b.loadInto(t, "#basefiles", 2, files...)
 	b.run(t, chromedp.WaitVisible(`#diff-totals`, chromedp.ByQuery))
 	var graphs int
@@ -416,9 +417,8 @@ func TestPools(t *testing.T) {
 	if !strings.Contains(row, "address 0x") {
 		t.Errorf("pool hover card: %q", row)
 	}
-	b.clickFor(t, `button[data-tab="runtime"]`, `[data-section="pools"] a.fold`)
+	b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`button[data-tab="runtime"]`, chromedp.ByQuery))
 	var rows int
-	// The fold toggles: it is clicked once, on a settled tab.
 	b.run(t, chromedp.Click(`[data-section="pools"] a.fold`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-section="pools"] table`, chromedp.ByQuery))
 	b.eval(t, `document.querySelectorAll('[data-section="pools"] tr').length - 1`, &rows)
@@ -451,7 +451,8 @@ func TestDrop(t *testing.T) {
 	}
 	checkFigures(t, b.shownGraphs(t), want)
 	var inputs []string
-	b.clickFor(t, `button[data-tab="inputs"]`, `[data-section="files"] table`)
+	b.run(t, chromedp.Click(`button[data-tab="inputs"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="files"] table`, chromedp.ByQuery))
 	b.eval(t, `[...document.querySelectorAll('[data-section="files"] tr td:first-child')].map(td => td.textContent)`, &inputs)
 	if len(inputs) != len(files) || !strings.HasPrefix(inputs[0], "plog-") {
 		t.Errorf("dropped files read as %q", inputs)
