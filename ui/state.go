@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -111,12 +112,21 @@ func (s *State) Load(slot string, f Files) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Busy, s.cancel, s.Err, s.Note, s.Prog = slot, cancel, "", "", engine.Progress{}
+	by, q0 := s.ColorBy, graphQuery(s.Q, 0)
 	s.ask(func() func() {
 		defer cancel()
 		raw, err := s.Eng.Analyze(ctx, slot, f, func(p engine.Progress) { s.update(func() { s.Prog = p }) })
 		var l *Loaded
 		if err == nil {
 			l, err = decodeView(raw)
+		}
+		// The first graph is shown with the results: asked for here, it
+		// comes with them in one render instead of a second full render
+		// (vugu rebuilds the whole tree) a moment later.
+		var first *graphData
+		if err == nil && slot == engine.SlotRun && len(l.Report.Graphs) > 0 {
+			d := s.fetchGraph(0, by, q0)
+			first = &d
 		}
 		return func() {
 			s.Busy, s.cancel, s.Ends = "", nil, s.Ends+1
@@ -132,7 +142,9 @@ func (s *State) Load(slot string, f Files) {
 				s.Run, s.Loads = l, s.Loads+1
 				s.Graph, s.Pool = -1, -1
 				switch {
-				case len(l.Report.Graphs) > 0:
+				case first != nil && s.ColorBy == by && sameQuery(graphQuery(s.Q, 0), q0):
+					s.showGraph(s.selectGraph(0), *first)
+				case len(l.Report.Graphs) > 0: // the map's colours or the filters changed meanwhile
 					s.SelectGraph(0)
 				case len(l.Pools()) > 0: // pool logs without static graphs
 					s.Tab = "pools"
@@ -206,33 +218,74 @@ func (s *State) SelectGraph(i int) {
 	if s.Run == nil || i < 0 || i >= len(s.Run.Report.Graphs) {
 		return
 	}
-	s.Graph, s.Row, s.Info, s.Detail, s.Map, s.Page, s.Pool = i, -1, nil, nil, nil, nil, -1
-	// The table's filters and sort stay as they were: only the graph changes.
-	s.Q.Slot, s.Q.Graph, s.Q.PageSize, s.Q.Page, s.Q.Focus = engine.SlotRun, i, PageSize, 0, -1
-	s.graphGen++
-	gen, by, q := s.graphGen, s.ColorBy, s.Q
+	by, q := s.ColorBy, graphQuery(s.Q, i)
+	gen := s.selectGraph(i)
 	s.ask(func() func() {
-		// Three questions at once: the engine answers each in a few ms, but
-		// each answer waits for the page's thread, busy rendering.
-		var info model.Graph
-		var meta *engine.MapMeta
-		var page *engine.TensorPage
-		var ierr, err, qerr error
-		var wg sync.WaitGroup
-		wg.Go(func() { ierr = s.Eng.Query("graph", map[string]any{"slot": engine.SlotRun, "graph": i}, &info) })
-		wg.Go(func() { meta, err = s.Eng.ShowMap(engine.SlotRun, i, by) })
-		wg.Go(func() { page, qerr = s.tensors(q) })
-		wg.Wait()
-		return func() {
-			if gen != s.graphGen {
-				return
-			}
-			s.Map, s.Page, s.Err = meta, page, errText(ierr, err, qerr)
-			if ierr == nil {
-				s.Info = &info
-			}
-		}
+		d := s.fetchGraph(i, by, q)
+		return func() { s.showGraph(gen, d) }
 	})
+}
+
+// graphData is what the page shows of a selected graph.
+type graphData struct {
+	info *model.Graph
+	meta *engine.MapMeta
+	page *engine.TensorPage
+	err  string
+}
+
+// sameQuery tells whether two table queries ask the same (compared as the
+// engine receives them: TensorQuery has a slice, so == does not apply).
+func sameQuery(a, b engine.TensorQuery) bool {
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	return erra == nil && errb == nil && bytes.Equal(ja, jb)
+}
+
+// graphQuery is the table's query moved to graph i: the filters and the
+// sort stay as they were, the page goes back to the first.
+func graphQuery(q engine.TensorQuery, i int) engine.TensorQuery {
+	q.Slot, q.Graph, q.PageSize, q.Page, q.Focus = engine.SlotRun, i, PageSize, 0, -1
+	return q
+}
+
+// selectGraph makes graph i the selection, with nothing of it shown yet,
+// and returns the selection's generation. Call it with the lock held.
+func (s *State) selectGraph(i int) (gen int) {
+	s.Graph, s.Row, s.Info, s.Detail, s.Map, s.Page, s.Pool = i, -1, nil, nil, nil, nil, -1
+	s.Q = graphQuery(s.Q, i)
+	s.graphGen++
+	return s.graphGen
+}
+
+// fetchGraph asks for graph i's figures, its map coloured by by, and the
+// table page q, all three at once: the engine answers each in a few ms, but
+// each answer waits for the page's thread, busy rendering.
+func (s *State) fetchGraph(i int, by string, q engine.TensorQuery) graphData {
+	var info model.Graph
+	var d graphData
+	var ierr, err, qerr error
+	var wg sync.WaitGroup
+	wg.Go(func() { ierr = s.Eng.Query("graph", map[string]any{"slot": engine.SlotRun, "graph": i}, &info) })
+	wg.Go(func() { d.meta, err = s.Eng.ShowMap(engine.SlotRun, i, by) })
+	wg.Go(func() { d.page, qerr = s.tensors(q) })
+	wg.Wait()
+	d.err = errText(ierr, err, qerr)
+	if ierr == nil {
+		d.info = &info
+	}
+	return d
+}
+
+// showGraph shows d unless the selection changed since gen.
+func (s *State) showGraph(gen int, d graphData) {
+	if gen != s.graphGen {
+		return
+	}
+	s.Map, s.Page, s.Err = d.meta, d.page, d.err
+	if d.info != nil {
+		s.Info = d.info
+	}
 }
 
 // ShowPool puts pool i (of Run's sections.pools) on the map.

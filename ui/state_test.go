@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vugu/vugu"
+
+	"imas/core/model"
+	"imas/wasm/engine"
+)
+
+// countingEnv is vugu's event lock, counting the renders asked for.
+type countingEnv struct {
+	sync.RWMutex
+	renders int
+}
+
+func (e *countingEnv) UnlockOnly() { e.Unlock() }
+func (e *countingEnv) UnlockRender() {
+	e.renders++
+	e.Unlock()
+}
+
+// fakeEngine answers with a run of n graphs; every map and table page names
+// the graph and colouring it was asked for.
+type fakeEngine struct {
+	graphs int
+	mu     sync.Mutex
+	maps   []string // colourings asked for, in order
+}
+
+type fakeFiles int
+
+func (fakeFiles) Len() int { return 1 }
+
+func (f *fakeEngine) FilesOf(vugu.DOMEvent) Files { return fakeFiles(1) }
+func (f *fakeEngine) Analyze(ctx context.Context, slot string, _ Files, progress func(engine.Progress)) ([]byte, error) {
+	progress(engine.Progress{Read: 1, Total: 2})
+	rep := &model.Report{}
+	for i := range f.graphs {
+		rep.Graphs = append(rep.Graphs, &model.Graph{PID: "1", Graph: string(rune('a' + i))})
+	}
+	return json.Marshal(engine.View{Slot: slot, Report: rep, Sections: json.RawMessage(`{}`)})
+}
+func (f *fakeEngine) Query(op string, arg, out any) error {
+	switch op {
+	case "graph":
+		out.(*model.Graph).Graph = "graph"
+	case "tensors":
+		q := arg.(map[string]any)["query"].(engine.TensorQuery)
+		out.(*engine.TensorPage).Rows = 100 + q.Graph
+	}
+	return nil
+}
+func (f *fakeEngine) ShowMap(slot string, graph int, colorBy string) (*engine.MapMeta, error) {
+	f.mu.Lock()
+	f.maps = append(f.maps, colorBy)
+	f.mu.Unlock()
+	return &engine.MapMeta{N: 10 + graph}, nil
+}
+func (f *fakeEngine) ShowPool(string, int) (*engine.MapMeta, error) { return nil, nil }
+func (f *fakeEngine) MarkOnMap(int)                                 {}
+func (f *fakeEngine) Rendered()                                     {}
+func (f *fakeEngine) Download(string, string) error                 { return nil }
+func (f *fakeEngine) OpenPerfetto(string) (string, error)           { return "", nil }
+
+// settle waits until every engine answer is shown.
+func settle(t *testing.T, s *State, env *countingEnv) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		env.Lock()
+		done := s.Pending == 0
+		env.Unlock()
+		if done {
+			return
+		}
+	}
+	t.Fatal("answers still pending after 5 s")
+}
+
+func TestLoadShowsFirstGraphWithResults(t *testing.T) {
+	eng := &fakeEngine{graphs: 3}
+	env := &countingEnv{}
+	s := NewState(eng)
+	s.env = env
+	env.Lock()
+	s.Load(engine.SlotRun, fakeFiles(1))
+	env.Unlock()
+	settle(t, s, env)
+	// One render for the progress, one for the results with graph 0.
+	if env.renders != 2 {
+		t.Errorf("renders = %d, want 2 (progress, then results with the first graph)", env.renders)
+	}
+	if s.Run == nil || s.Graph != 0 || s.Info == nil || s.Map == nil || s.Page == nil {
+		t.Fatalf("after the load: run %v, graph %d, info %v, map %v, page %v", s.Run != nil, s.Graph, s.Info, s.Map, s.Page)
+	}
+	if s.Map.N != 10 || s.Page.Rows != 100 || s.Q.Graph != 0 || s.Ends != 1 {
+		t.Errorf("map %d tensors, page total %d, query graph %d, ends %d; want graph 0's and 1 end", s.Map.N, s.Page.Rows, s.Q.Graph, s.Ends)
+	}
+
+	// Selecting another graph afterwards still asks for and shows it.
+	env.Lock()
+	s.SelectGraph(2)
+	env.Unlock()
+	settle(t, s, env)
+	if s.Graph != 2 || s.Map.N != 12 || s.Page.Rows != 102 {
+		t.Errorf("after selecting graph 2: graph %d, map %d, page %d", s.Graph, s.Map.N, s.Page.Rows)
+	}
+}
+
+// A colouring chosen while the analysis ran is not lost to the map fetched
+// with the results: the first graph is asked for again with it.
+func TestLoadRefetchesWhenColouringChanged(t *testing.T) {
+	eng := &fakeEngine{graphs: 1}
+	env := &countingEnv{}
+	s := NewState(eng)
+	s.env = env
+	env.Lock()
+	s.Load(engine.SlotRun, fakeFiles(1))
+	s.ColorBy = "stream" // the analysis' goroutine has captured "optype"
+	env.Unlock()
+	settle(t, s, env)
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	if len(eng.maps) != 2 || eng.maps[0] != "optype" || eng.maps[1] != "stream" || s.Map == nil || s.Graph != 0 {
+		t.Errorf("maps asked for %v (want [optype stream]); graph %d, map %v", eng.maps, s.Graph, s.Map)
+	}
+}
