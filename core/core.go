@@ -19,6 +19,7 @@ import (
 	"imas/core/analyze"
 	"imas/core/gelog"
 	"imas/core/input"
+	"imas/core/internal/prefault"
 	"imas/core/model"
 	"imas/core/plog"
 )
@@ -335,6 +336,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	// Sized for the usual mix (nearly all candidates are rows) so that
 	// neither grows.
 	r.items = make([]item, 0, len(cand))
+	prefault.Slice(r.items)
 	r.tape = gelog.NewRowTape(len(cand))
 	r.hints = map[model.HintKey]model.Hint{}
 	var run model.HintKey // the graph of the current run of Set rows

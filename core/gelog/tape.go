@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"imas/core/internal/prefault"
 )
 
 // A row tape holds parsed "[IMAS]Set" rows while a run waits for all its
@@ -51,7 +53,10 @@ type tapeRare struct {
 
 // NewRowTape returns a tape with room for n rows.
 func NewRowTape(n int) *RowTape {
-	return &RowTape{rows: make([]tapeRow, 0, n), text: make([]byte, 0, n*24)}
+	t := &RowTape{rows: make([]tapeRow, 0, n), text: make([]byte, 0, n*24)}
+	prefault.Slice(t.rows)
+	prefault.Slice(t.text)
+	return t
 }
 
 // Len is the number of rows on the tape.

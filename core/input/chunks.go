@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"hash/maphash"
 	"io"
+
+	"imas/core/internal/prefault"
 )
 
 // ChunkSize is the size of the read buffers. Lines up to this long reach the
@@ -37,6 +39,7 @@ func (f freeList) Get() *[]byte {
 		return b
 	default:
 		b := make([]byte, ChunkSize)
+		prefault.Slice(b)
 		return &b
 	}
 }
@@ -71,6 +74,11 @@ type blockHash struct {
 }
 
 const hashBlock = 64 << 10
+
+// readPiece caps one read: the hash then reads bytes the kernel has just
+// copied while they are still in the core's cache (4 MiB reads left them
+// in memory: measured on 560 MB, wall -5 %, user time 1.57 -> 1.50 s).
+const readPiece = 256 << 10
 
 func (h *blockHash) Write(p []byte) {
 	h.n += int64(len(p))
@@ -123,7 +131,7 @@ func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) 
 	skipping := false
 	var rerr error
 	for rerr == nil {
-		n, err := r.Read(buf[fill:])
+		n, err := r.Read(buf[fill:min(len(buf), fill+readPiece)])
 		if n > 0 {
 			h.Write(buf[fill : fill+n])
 			st.Bytes += int64(n)

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"imas/core/gelog"
+	"imas/core/internal/prefault"
 )
 
 // Builder assembles a Report from records fed in log order (files merged by
@@ -250,7 +251,9 @@ func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
 	if k := max(h.Summaries[0], h.Summaries[1]); k > 1 {
 		n = (h.Rows + k - 1) / k
 	}
-	return make([]Row, 0, n)
+	rows := make([]Row, 0, n)
+	prefault.Slice(rows)
+	return rows
 }
 
 // graphFor finds the graph a statement names, opening a new instance when a
