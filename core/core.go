@@ -167,8 +167,10 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
+			var cand []int // line starts, reused from chunk to chunk
 			for j := range p.jobs {
-				r := parseChunk(j.chunk, j.file, opt.MaxLine)
+				var r *chunkResult
+				r, cand = parseChunk(j.chunk, j.file, opt.MaxLine, cand[:0])
 				j.chunk.Release()
 				p.lines.Add(r.lines)
 				p.cands.Add(r.candidates)
@@ -325,11 +327,13 @@ func capDiagnostics(rep *model.Report, max int) {
 
 // parseChunk finds the candidate lines of a chunk and parses them. Only
 // candidate and over-long lines are looked at one by one; everything else is
-// counted at memory speed.
-func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
+// counted at memory speed. cand is scratch for the line starts; the grown
+// slice is returned for the next chunk.
+func parseChunk(c *input.Chunk, file int32, maxLine int, cand []int) (*chunkResult, []int) {
 	r := &chunkResult{}
 	data := c.Data
-	cand := gelog.CandidateLines(data, nil)
+	cand = gelog.CandidateLines(data, cand)
+	starts := cand
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
 	var set gelog.SetRow
@@ -414,7 +418,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int) *chunkResult {
 	}
 	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
-	return r
+	return r, starts
 }
 
 // addRows counts n Set rows of graph k in the chunk's size hints.

@@ -256,6 +256,19 @@ func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
 	return rows
 }
 
+// grow makes room for one more element of a full slice by doubling it into
+// memory backed in one call (prefault). append grows big slices by 1.25×, so
+// a list of hundreds of thousands of rows was copied about four times over,
+// each time into memory touched for the first time.
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	n := make([]T, 0, max(2*cap(s), 16))
+	prefault.Slice(n)
+	return append(n, s...)
+}
+
 // graphFor finds the graph a statement names, opening a new instance when a
 // row arrives after the graph's AfterAssignMemory (a recompilation).
 func (b *Builder) graphFor(pid int64, name string, memtype int64, _ int64, reopen bool) *Graph {
@@ -304,7 +317,7 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		// the whole graph as far as imas can tell.
 		row.LifeBegin, row.LifeEnd = 0, LifeMax
 	}
-	g.Rows = append(g.Rows, row)
+	g.Rows = append(grow(g.Rows), row)
 }
 
 func b01(v bool) int8 {

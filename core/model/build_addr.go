@@ -113,7 +113,7 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 			row.Region = i + 1
 		}
 	}
-	ac.Rows = append(ac.Rows, row)
+	ac.Rows = append(grow(ac.Rows), row)
 }
 
 // isOperatorAddress tells operator addresses (checked against their
