@@ -74,9 +74,13 @@ func TestDuplicateInputsReadOnce(t *testing.T) {
 	}
 	one := run(t, input.BytesSource("a.log", log))
 	two := run(t, input.BytesSource("a.log", log), input.BytesSource("a.log.gz", gzipped(log)), input.BytesSource("copy.log", log))
-	if got := two.Inputs.Duplicates; len(got) != 2 || got[0] != "a.log" || got[1] != "copy.log" {
-		// the .gz leaf is named without its suffix
-		t.Errorf("duplicates = %v", got)
+	// The skipped copies are listed under their own names: the .gz keeps
+	// its suffix, so that it never reads like the file that was kept.
+	if got := two.Inputs.Duplicates; len(got) != 2 || got[0] != "a.log.gz" || got[1] != "copy.log" {
+		t.Errorf("duplicates = %v, want [a.log.gz copy.log]", got)
+	}
+	if got := two.Inputs.Files; len(got) != 1 || got[0].Path != "a.log" {
+		t.Errorf("files read = %v, want a.log alone", got)
 	}
 	if fmt.Sprint(figures(one)) != fmt.Sprint(figures(two)) {
 		t.Errorf("figures changed with duplicates:\n%v\n%v", figures(one), figures(two))
@@ -161,5 +165,29 @@ func TestCancel(t *testing.T) {
 	_, err := core.Analyze(ctx, []input.Source{input.BytesSource("x", []byte("a\n"))}, core.Options{})
 	if err == nil {
 		t.Fatal("cancelled run returned no error")
+	}
+}
+
+// The diagnostics that compare figures with GE's summary point at its line.
+func TestSummaryDiagnosticsNameTheLine(t *testing.T) {
+	lines := []string{
+		setLine(1, "g_1", "a", 0, 512, 480, 1, 2),
+		afterLine(2, "g_1", 512), // GE logged theory_min 1024, ge_total 1024: both differ
+		afterLine(3, "g_2", 2048), // summary only
+	}
+	rep := run(t, input.BytesSource("p.log", []byte(strings.Join(lines, "\n"))))
+	seen := map[string]int{}
+	for _, d := range rep.Diagnostics {
+		switch d.Reason {
+		case "logged-mismatch", "summary-only":
+			seen[d.Reason]++
+			want := map[string]int64{"logged-mismatch": 2, "summary-only": 3}[d.Reason]
+			if d.Path != "p.log" || d.Line != want {
+				t.Errorf("%s at %s:%d, want p.log:%d (%s)", d.Reason, d.Path, d.Line, want, d.Detail)
+			}
+		}
+	}
+	if seen["logged-mismatch"] == 0 || seen["summary-only"] != 1 {
+		t.Errorf("diagnostics %v", seen)
 	}
 }

@@ -105,12 +105,12 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 		if v, ok := loggedInt(g.Logged, "streams"); ok {
 			f.Streams = v
 		}
-		diags = append(diags, model.Diagnostic{Reason: "summary-only",
+		diags = append(diags, model.Diagnostic{Path: g.SummaryPath, Line: g.SummaryLine, Reason: "summary-only",
 			Detail: fmt.Sprintf("graph %s memtype %d: no [IMAS]Set rows; figures are GE's own AfterAssignMemory values", g.Graph, g.MemType)})
 	} else {
 		check := func(key string, computed int64) {
 			if v, ok := loggedInt(g.Logged, key); ok && v != computed {
-				diags = append(diags, model.Diagnostic{Reason: "logged-mismatch",
+				diags = append(diags, model.Diagnostic{Path: g.SummaryPath, Line: g.SummaryLine, Reason: "logged-mismatch",
 					Detail: fmt.Sprintf("graph %s (pid %s) memtype %d: %s computed %d, GE logged %d", g.Graph, g.PID, g.MemType, key, computed, v)})
 			}
 		}

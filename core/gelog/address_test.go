@@ -34,7 +34,7 @@ func TestRegions(t *testing.T) {
 		{"virtual release", "[INFO] GE(7,python3):2026-08-12-10:40:00.000.001 [active_memory_allocator.cc:320][EVENT]7 ReleaseVirtualMemory:virtual_active_addr_base:0x12c400000000 virtual_memory_size:68719476736 device_id:0.",
 			"region ReserveVirtualMemory g=-1 V mt=-1 base=0x12c400000000 size=68719476736 rel=true dev=0 ev=true"},
 		{"cut", envEvent + "[IMAS]InitFeatureMapAndP2PMem graph_0 MallocMemory type[F] memaddr[0x12c04",
-			"reject missing-field: memaddr[...] missing"},
+			"reject truncated: memaddr[...] missing"},
 	})
 }
 
@@ -82,7 +82,7 @@ func TestOperatorAddresses(t *testing.T) {
 		{"FFTS workspace", envAddr + "[IMAS] conv2d_1 Conv2D get real workspace addr 20615843021312",
 			"addr ffts g=-1 t= n=conv2d_1 op=Conv2D workspace/[-1] off=-1 size=-1 data=-1 addr=0x12c000000200/true null=false failed=false om2=false"},
 		{"cut memaddr", envAddr + "[IMAS]graph_0 type[F] name[add] output[0] offset[0] size[512] memaddr[0x12c0",
-			"reject missing-field: memaddr[...] missing"},
+			"reject truncated: memaddr[...] missing"},
 		{"no graph id", envAddr + "[IMAS]graph_x type[F] name[add] output[0] memaddr[0x1]",
 			"reject missing-field: graph_<id> missing"},
 	})
@@ -119,6 +119,6 @@ func TestAddressEdgeLines(t *testing.T) {
 		{"FFTS without op", envAddr + "[IMAS]  get real input data addr 1", "reject missing-field: op name missing before \"get real\""},
 		{"L1 bracket before index", envAddr + "[IMAS]GetWorkspaceDataAddrs graph_0 type[L1] name[x], y]: mem_addr[workspace index 2]:0x10",
 			"addr GetWorkspaceDataAddrs g=0 t=L1 n=x op= workspace/l1[2] off=-1 size=-1 data=-1 addr=0x10/true null=false failed=false om2=false"},
-		{"L1 cut", envAddr + "[IMAS]GetWorkspaceDataAddrs graph_0 type[L1] name[x], mem_addr[workspace index 2", "reject missing-field: mem_addr[workspace index ..]:addr missing"},
+		{"L1 cut", envAddr + "[IMAS]GetWorkspaceDataAddrs graph_0 type[L1] name[x], mem_addr[workspace index 2", "reject truncated: mem_addr[workspace index ..]:addr missing"},
 	})
 }

@@ -55,7 +55,7 @@ func TestDeviceMalloc(t *testing.T) {
 		{"host new", envMalloc + "MallocMemory, func=new, size=4096, purpose=cce task physical memory.",
 			`malloc f=new caller=MallocMemory size=4096 purpose="cce task physical memory." ptr=0x0/false dev=-1 mod=-1 cat=host counted=false phys=false`},
 		{"cut before purpose", envMalloc + "MallocMemory, func=aclrtMalloc, size=4096",
-			"reject missing-field: purpose= missing"},
+			"reject truncated: purpose= missing"},
 		{"bad size", envMalloc + "MallocMemory, func=aclrtMalloc, size=4k, purpose=page caching",
 			"reject bad-number: size is not a number"},
 	})
@@ -86,7 +86,7 @@ func TestAllocatorCalls(t *testing.T) {
 		{"unknown statement", envMalloc + "MemoryAllocator::Resize device_id = 0",
 			"reject unrecognised: unknown MemoryAllocator statement"},
 		{"cut before size", envMalloc + "MemoryAllocator::MallocMemory device_id = 0, si",
-			"reject missing-field: size= missing"},
+			"reject truncated: size= missing"},
 	})
 }
 
@@ -98,7 +98,7 @@ func TestPhysicalPagesAndFacts(t *testing.T) {
 		{"aclrtFreePhysical", "[INFO] GE(2617230,python3):2026-08-12-10:22:09.000.000 [active_memory_allocator.cc:1094]2617402 ge::PhysicalMemoryAllocator::FreePhysicalPage:aclrtFreePhysical success pa_index:6, current physical memory size:50331648, pg_type:2M",
 			"page free=true pa=6 cur=50331648 reuse=false mt=-1 pg=2M"},
 		{"page cut", envHP + "rtMallocPhysical success pa_index:6, curr",
-			"reject missing-field: current physical memory size missing"},
+			"reject truncated: current physical memory size missing"},
 		{"RtMemAllocator::free", "[INFO] GE(7,python3):2026-08-12-10:30:00.000.001 [device_allocator.cc:80]9 Free:RtMemAllocator::free device_id:0 ,size:2097152, mem_addr:0x12c180000000",
 			"devfree dev=0 size=2097152 addr=0x12c180000000"},
 		{"static memory policy", "[INFO] GE(7,python3):2026-08-12-10:21:30.000.001 [graph_manager.cc:381]7 IsGeUseExtendSizeMemory:Final StaticMemoryPolicy is set to 4.",
@@ -106,7 +106,7 @@ func TestPhysicalPagesAndFacts(t *testing.T) {
 		{"device total", "[INFO] GE(7,python3):2026-08-12-10:21:30.000.001 [graph_var_manager.cc:1010][EVENT]7 SetMemoryMallocSize:Total memory size is 65452113920",
 			"fact device-total=65452113920"},
 		{"device total cut", "[INFO] GE(7,python3):2026-08-12-10:21:30.000.001 [graph_var_manager.cc:1010][EVENT]7 SetMemoryMallocSize:Total memory size is",
-			"reject missing-field: number expected after \"Total memory size is\""},
+			"reject truncated: number expected after \"Total memory size is\""},
 	})
 }
 

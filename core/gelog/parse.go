@@ -242,7 +242,13 @@ func Excerpt(line []byte) string {
 // truncatedAt is GE's logger limit: MSG_LENGTH 1024 counted from [file:line].
 const truncatedAt = 1000
 
-// missingOrCut tells a missing field from a line cut by the logger.
+// missingOrCut tells a missing field from a line that was cut: by the
+// logger at its limit, or anywhere else (a log file ending mid-line, a
+// copy cut short). GE's statements end with a closing bracket, a period
+// or a parenthesis; a line that needs a field it does not have and stops
+// anywhere else (inside a bracket, after "key=", in the middle of a word)
+// was cut before the field. A complete-looking line without the field is
+// a statement of another form: missing-field.
 func missingOrCut(line []byte, _ string) string {
 	if i := bytes.Index(line, []byte("] ")); i >= 0 {
 		// length from the envelope's [file:line] on
@@ -253,7 +259,17 @@ func missingOrCut(line []byte, _ string) string {
 	if len(line) >= truncatedAt {
 		return "truncated"
 	}
-	return "missing-field"
+	t := bytes.TrimRight(line, " \t\r\n")
+	if len(t) == 0 {
+		return "missing-field"
+	}
+	switch t[len(t)-1] {
+	case ']', '.', ')':
+		if open := bytes.LastIndexByte(t, '['); open < 0 || bytes.LastIndexByte(t, ']') > open {
+			return "missing-field"
+		}
+	}
+	return "truncated"
 }
 
 func badNum(m Meta, line []byte, fieldName string, e numErr) *Reject {

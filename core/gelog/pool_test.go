@@ -37,9 +37,9 @@ func TestPoolStatements(t *testing.T) {
 		{"launch trace", envKT + "[KernelTrace][LaunchKernelWithHandle_Add_1_325]Input/Output addresses: 0x12df37ff0000 0x12c180000800 , Input/Output sizes: 33619968 65568", "ignored kernel-trace"},
 		{"unknown MEM trace", envKT + "[KernelTrace][k_1][MEM]Teleport memory at stream 0", "reject unrecognised: unknown [KernelTrace][MEM] statement"},
 		{"alloc cut before size", envKT + "[KernelTrace][AllocMemHbm_Add_1_325][MEM]Alloc memory at stream 0, block 0x55d1c2a3f0e0, address 0x12c180000800, si",
-			"reject missing-field: address or size missing"},
+			"reject truncated: address or size missing"},
 		{"free cut", envKT + "[KernelTrace][FreeMemHbm_Add_1_326][MEM]Free memory at stream 0, addr",
-			"reject missing-field: address missing"},
+			"reject truncated: address missing"},
 		// §8 lines 11, 14, 15 and the untagged generation
 		{"Malloc block tagged", envSA + "[allocator_2] Alloc:Malloc block device_id:0 size:544 allocate_size:65536 mem_addr:0x12c180000800. span addr 0x55d1c29b7a40",
 			`block a="allocator_2" free=false dev=0 size=544 alloc=65536 addr=0x12c180000800 theory=0/0`},
@@ -53,9 +53,9 @@ func TestPoolStatements(t *testing.T) {
 		{"PrintDetails", envSA + "[allocator_2] PrintDetails:Device memory   : [alloc count:1 free count:0 total size:2097152(2.00M) new_va_size:0 real_theory_min:544 theory_min:65536(64.00K) reach theory rate:0.03%]",
 			`details a="allocator_2" n=1/0 total=2097152 va=0 real=544 min=65536 rate=0.03%`},
 		{"Malloc block cut", envSA + "Alloc:Malloc block device_id:0 size:3241 allocate_s",
-			"reject missing-field: mem_addr missing"},
+			"reject truncated: mem_addr missing"},
 		{"PrintDetails cut", envSA + "[allocator_2] PrintDetails:Device memory   : [alloc count:1 free count:0 total size:2097152(2.00M) new_va_",
-			"reject missing-field: new_va_size missing"},
+			"reject truncated: new_va_size missing"},
 	})
 }
 

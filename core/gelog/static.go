@@ -37,6 +37,19 @@ func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
 	return rec
 }
 
+// setMissingOrCut tells a Set row without a field it needs that reached
+// its end (isref[..], or the closing "]." of the 2020-05..06 templates):
+// missing-field, from one that stops before: truncated (report contract §1).
+func setMissingOrCut(line []byte) string {
+	if bytes.Contains(line, []byte(" isref[")) {
+		return "missing-field"
+	}
+	if len(line) < truncatedAt && bytes.HasSuffix(bytes.TrimRight(line, " \t\r\n"), []byte("].")) {
+		return "missing-field"
+	}
+	return "truncated"
+}
+
 func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Record {
 	// Rows come in runs of one graph, and a node's rows share an op type:
 	// the names of the row this one overwrites are reused when equal,
@@ -45,7 +58,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	*r = SetRow{Meta: m, MemType: 2}
 	ni := bytes.Index(rest, []byte(" name["))
 	if ni < 0 {
-		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+		return reject(m, line, setMissingOrCut(line), "name[...] missing")
 	}
 	r.Graph, r.graphID = prev.graph(bytes.TrimSpace(rest[:ni]))
 	if r.Graph == "" {
@@ -67,7 +80,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		r.OpType, r.opTypeID = prev.opType(v)
 	}
 	if f.kind == "" || !f.kindClosed {
-		return reject(m, line, missingOrCut(line, "output/workspace index"), "tensor kind[index] missing")
+		return reject(m, line, setMissingOrCut(line), "tensor kind[index] missing")
 	}
 	kind, idx := f.kind, f.kindVal
 	r.Kind = kind
@@ -83,7 +96,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	for _, nf := range need {
 		v, ok, closed := f.field(nf.k)
 		if !ok || !closed {
-			return reject(m, line, missingOrCut(line, nf.key), nf.key+"[...] missing")
+			return reject(m, line, setMissingOrCut(line), nf.key+"[...] missing")
 		}
 		if *nf.dst, e = parseInt(v); e != numOK {
 			return badNum(m, line, nf.key, e)
@@ -439,13 +452,14 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 		// 2020-03..05: "[IMAS]AfterAssignMemory : %s" only.
 		g := bytes.TrimSpace(bytes.TrimRight(rest, ". \r"))
 		if len(g) == 0 || bytes.IndexByte(g, ' ') >= 0 {
-			return reject(m, line, "missing-field", "memoffset[...] missing")
+			return reject(m, line, missingOrCut(line, "memoffset"), "memoffset[...] missing")
 		}
 		r.Graph = string(g)
 		return r
 	}
 	r.Graph = string(bytes.TrimSpace(rest[:mi]))
 	msg := rest[mi+1:]
+	hasMemType := false
 	// Walk every key[value] in print order.
 	for len(msg) > 0 {
 		lb := bytes.IndexByte(msg, '[')
@@ -455,10 +469,12 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 		key := strings.TrimSpace(strings.Trim(string(msg[:lb]), ", "))
 		rb := bytes.IndexByte(msg[lb:], ']')
 		if rb < 0 {
-			if key == "memoffset" {
-				return reject(m, line, "truncated", "cut inside memoffset[...]")
+			if !hasMemType {
+				// The graph's key is not known yet: memtype[..] comes
+				// right after memoffset[..] in every template that has it.
+				return reject(m, line, "truncated", "cut inside "+key+"[...]")
 			}
-			break // cut tail: keep what was read
+			break // cut in GE's own figures: keep what was read
 		}
 		val := msg[lb+1 : lb+rb]
 		msg = msg[lb+rb+1:]
@@ -476,6 +492,7 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 			if r.MemType, e = parseInt(val); e != numOK {
 				return badNum(m, line, "memtype", e)
 			}
+			hasMemType = true
 		default:
 			if key == "streams" && len(msg) > 0 && msg[0] == ' ' {
 				r.Failure = true
@@ -488,6 +505,11 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 	}
 	if !r.HasOffset {
 		return reject(m, line, "truncated", "memoffset[...] missing")
+	}
+	// 2020-05..09 lines end at memoffset[..]; text after it without a
+	// memtype[..] is the start of one, cut ("memoffset[9], mem").
+	if !hasMemType && len(bytes.Trim(msg, " .\t\r\n")) > 0 {
+		return reject(m, line, "truncated", "cut before memtype[...]")
 	}
 	return r
 }

@@ -91,6 +91,19 @@ func TestStaticStatements(t *testing.T) {
 			"reject truncated: cut inside isref[...]"},
 		{"set cut in name", env25 + "[IMAS]Set g_1 name[xxxxxxxxxxx",
 			"reject truncated: cut inside name[...]"},
+		// Cut before a needed field (report contract §1: anything up to
+		// isref[..]) is truncated, at any length; a row that reaches isref
+		// without one is another form: missing-field.
+		{"set cut before realsize", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [0] streamid[0] memtype[2] size[512] rea",
+			"reject truncated: realsize[...] missing"},
+		{"set cut after size", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [0] streamid[0] memtype[2] size[512]",
+			"reject truncated: realsize[...] missing"},
+		{"set cut before the tensor kind", env25 + "[IMAS]Set g_1 name[x] optype[X] outp",
+			"reject truncated: tensor kind[index] missing"},
+		{"set cut before name", env25 + "[IMAS]Set g_1 na",
+			"reject truncated: name[...] missing"},
+		{"set without realsize", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [0] streamid[0] memtype[2] size[512] noalignsize[64] life time begin[1] life time end[2] child[0:1:0:0:1] isref[0] batch[], block_type[]",
+			"reject missing-field: realsize[...] missing"},
 		{"set negative size", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [0] streamid[0] memtype[2] size[-512] realsize[96] noalignsize[64] life time begin[1] life time end[2] child[0:1:0:0:1] isref[0] batch[], block_type[]",
 			"reject negative-value: negative offset or size"},
 		{"set overflow", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [99999999999999999999999] streamid[0] memtype[2] size[512] realsize[96] noalignsize[64] life time begin[1] life time end[2] child[0:1:0:0:1] isref[0] batch[], block_type[]",
@@ -166,6 +179,20 @@ func TestStaticStatements(t *testing.T) {
 			"after g=ge_default off=0/false mt=2 fail=false logged=[]"},
 		{"after cut", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[12",
 			"reject truncated: cut inside memoffset[...]"},
+		// A cut before the memory type is known must not make a graph of
+		// the default type 2.
+		{"after cut in memtype", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[9999], memtype[1",
+			"reject truncated: cut inside memtype[...]"},
+		{"after cut in memtype key", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[9999], mem",
+			"reject truncated: cut before memtype[...]"},
+		{"after cut after comma", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[9999],",
+			"reject truncated: cut before memtype[...]"},
+		{"after cut in 2020-10 memory type", env20 + "[IMAS]AfterAssignMemory : ge_default memoffset[4096], memory type[1",
+			"reject truncated: cut inside memory type[...]"},
+		{"after cut before memoffset", env25 + "[IMAS]AfterAssignMemory : g_1 memoff",
+			"reject truncated: memoffset[...] missing"},
+		{"after cut in GE's figures is used", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[100], memtype[1], theory_min[1",
+			"after g=g_1 off=100/true mt=1 fail=false logged=[]"},
 
 		// workspace appended after task generation (§2.7)
 		{"append ws", env25 + "[IMAS]after append ws, node conv1 refresh ws from [100, 200] to [300, 400]",

@@ -22,7 +22,7 @@ func TestVarAssign(t *testing.T) {
 		{"name with brackets", envVar + "[IMAS]AssignVarMem Set session_0 name[a[0]] output[0] offset to [0] size[1536] realsize[512].",
 			`var s=0 n=a[0] hbm[0] off=0 addr=0x0/false size=1536 real=512 reuse=""`},
 		{"cut before size", envVar + "[IMAS]AssignVarMem Set session_0 name[w] output[0] offset to [0] si",
-			"reject missing-field: size[...] missing"},
+			"reject truncated: size[...] missing"},
 		{"no session", envVar + "[IMAS]AssignVarMem Set name[w] output[0] offset to [0] size[1] realsize[1].",
 			"reject missing-field: session_<id> missing"},
 		{"bad offset", envVar + "[IMAS]AssignVarMem Set session_0 name[w] output[0] offset to [x] size[1] realsize[1].",

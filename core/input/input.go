@@ -190,7 +190,7 @@ func Walk(src Source, lim Limits, fn func(Leaf) error, diag func(Diag)) error {
 	if f, ok := rc.(*os.File); ok && src.Size >= 0 {
 		ra = countReaderAt{f, cr} // zip reads here: the ratio limit must see it
 	}
-	err = w.walk(src.Name, cr, ra, src.Size, 0)
+	err = w.walk(src.Name, src.Name, cr, ra, src.Size, 0)
 	if w.bomb != nil {
 		diag(Diag{Path: src.Name, Reason: "bomb-limit", Detail: w.bomb.Error() + "; the rest of this input is not read"})
 	}
@@ -206,7 +206,10 @@ type walker struct {
 	bomb     error // set when the limits are passed: nothing more is read
 }
 
-func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, depth int) error {
+// walk reads one input: an archive's members are named after name, and a
+// text leaf is called as (a compressed log keeps its own name, a.log.gz,
+// so that it never reads like its uncompressed twin).
+func (w *walker) walk(name, as string, r io.Reader, ra io.ReaderAt, size int64, depth int) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(512)
 	switch {
@@ -227,7 +230,7 @@ func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, dept
 		if strings.HasSuffix(name, ".tgz") {
 			inner += ".tar"
 		}
-		return w.walk(inner, &errTag{r: zr, path: name}, nil, -1, depth+1)
+		return w.walk(inner, as, &errTag{r: zr, path: name}, nil, -1, depth+1)
 	case len(head) >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")):
 		if depth >= w.lim.MaxDepth {
 			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
@@ -241,7 +244,7 @@ func (w *walker) walk(name string, r io.Reader, ra io.ReaderAt, size int64, dept
 		}
 		return w.tar(name, br, depth)
 	}
-	return w.leaf(name, br)
+	return w.leaf(as, br)
 }
 
 func isTar(h []byte) bool {
@@ -288,7 +291,7 @@ func (w *walker) tar(name string, r io.Reader, depth int) error {
 			}
 			continue
 		}
-		if err := w.walk(member, tr, nil, h.Size, depth+1); err != nil {
+		if err := w.walk(member, member, tr, nil, h.Size, depth+1); err != nil {
 			return err
 		}
 	}
@@ -373,7 +376,7 @@ func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth
 			w.diag(Diag{Path: member, Reason: "corrupt-archive", Detail: err.Error()})
 			continue
 		}
-		err = w.walk(member, &errTag{r: rc, path: member}, nil, int64(f.UncompressedSize64), depth+1)
+		err = w.walk(member, member, &errTag{r: rc, path: member}, nil, int64(f.UncompressedSize64), depth+1)
 		rc.Close()
 		if err != nil {
 			return err

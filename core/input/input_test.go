@@ -141,7 +141,7 @@ func TestTruncatedGzipKeepsWhatWasRead(t *testing.T) {
 	if !errors.As(errs[0], &re) || re.Path != "t.log.gz" {
 		t.Errorf("error %v does not name the archive", errs[0])
 	}
-	if n := len(got["t.log"]); n == 0 || n >= text.Len() {
+	if n := len(got["t.log.gz"]); n == 0 || n >= text.Len() {
 		t.Errorf("read %d of %d bytes", n, text.Len())
 	}
 }

@@ -57,7 +57,7 @@ func (w *walker) zipStream(name string, r io.Reader, depth int) error {
 		if bad := unsafeName(fname); bad != "" {
 			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
 		} else if !strings.HasSuffix(fname, "/") {
-			if err := w.walk(member, &errTag{r: body, path: member}, nil, -1, depth+1); err != nil {
+			if err := w.walk(member, member, &errTag{r: body, path: member}, nil, -1, depth+1); err != nil {
 				return err
 			}
 		}

@@ -362,6 +362,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	b.gen++
 	g := b.graph(in, r.MemType, r.File, r.Line)
 	g.HasSummary = true
+	g.SummaryPath, g.SummaryLine = b.Path(r.File), r.Line
 	g.Logged = Logged{}
 	if r.HasOffset {
 		g.Logged = append(g.Logged, LoggedField{"memory_size", strconv.FormatInt(r.MemOffset, 10)})

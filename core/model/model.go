@@ -103,6 +103,9 @@ type Graph struct {
 	Truncated int64 `json:"truncated_rows"`
 	// HasSummary is true when GE printed AfterAssignMemory for this memtype.
 	HasSummary bool `json:"has_summary"`
+	// Where that line is, for the diagnostics that compare with it.
+	SummaryPath string `json:"-"`
+	SummaryLine int64  `json:"-"`
 	// Line of the first record (for ordering and diagnostics).
 	File int32 `json:"-"`
 	Line int64 `json:"-"`
