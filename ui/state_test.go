@@ -44,7 +44,8 @@ func (f *fakeEngine) Analyze(ctx context.Context, slot string, _ Files, progress
 	for i := range f.graphs {
 		rep.Graphs = append(rep.Graphs, &model.Graph{PID: "1", Graph: string(rune('a' + i))})
 	}
-	return json.Marshal(engine.View{Slot: slot, Report: rep, Sections: json.RawMessage(`{}`)})
+	counts := make([]engine.GraphCounts, f.graphs)
+	return json.Marshal(engine.View{Slot: slot, Report: rep, Sections: json.RawMessage(`{}`), Counts: counts})
 }
 func (f *fakeEngine) Query(op string, arg, out any) error {
 	switch op {

@@ -156,10 +156,11 @@ func (c *Client) Analyze(ctx context.Context, slot string, files js.Value, progr
 
 // WarmUp asks the engine to run its hot paths on a synthetic log of size
 // bytes (see WarmUp), and returns, when it finished or an analysis stopped
-// it, what it did as JSON ({"bytes", "seconds", "stopped"}). The page calls
+// it, what it did as JSON ({"bytes", "seconds", "stopped", "sample"}: the
+// last piece's Sample, with table pages of pageSize rows). The page calls
 // it once at start.
-func (c *Client) WarmUp(size int) ([]byte, error) {
-	r, err := c.call(context.Background(), "warmup", map[string]int{"size": size}, js.Undefined(), nil)
+func (c *Client) WarmUp(size, pageSize int) ([]byte, error) {
+	r, err := c.call(context.Background(), "warmup", map[string]int{"size": size, "page_size": pageSize}, js.Undefined(), nil)
 	return r.json, err
 }
 

@@ -70,7 +70,8 @@ func (sv *server) handle(req js.Value) {
 		Color  string       `json:"color"`
 		Target int          `json:"target"` // request id to cancel
 		Query  *TensorQuery `json:"query"`
-		Size   int          `json:"size"` // of the warm-up log
+		Size   int          `json:"size"`      // of the warm-up log
+		Rows   int          `json:"page_size"` // of the warm-up's table page
 	}
 	if a := req.Get("arg"); a.Type() == js.TypeString {
 		if err := json.Unmarshal([]byte(a.String()), &arg); err != nil {
@@ -89,7 +90,7 @@ func (sv *server) handle(req js.Value) {
 		return
 	}
 	if op == "warmup" {
-		sv.warmUp(id, arg.Size)
+		sv.warmUp(id, arg.Size, arg.Rows)
 		return
 	}
 	var out any
@@ -143,8 +144,9 @@ func (sv *server) handle(req js.Value) {
 
 // warmUp runs WarmUp on size bytes in pieces, going back to the event loop
 // between them (the engine's Go code runs on the worker's one thread and
-// blocks its messages while it runs), until an analysis stops it.
-func (sv *server) warmUp(id, size int) {
+// blocks its messages while it runs), until an analysis stops it. Its
+// answer carries the last piece's Sample for the page's own warm-up.
+func (sv *server) warmUp(id, size, pageSize int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sv.stopWarmUp.Store(&cancel)
@@ -153,13 +155,17 @@ func (sv *server) warmUp(id, size int) {
 	start := time.Now()
 	const piece = 512 << 10
 	done := 0
+	var sample *Sample
 	for ; done < size && ctx.Err() == nil && !sv.analysing.Load(); done += piece {
-		if err := WarmUp(ctx, piece); err != nil {
+		sm, err := WarmUp(ctx, piece, pageSize)
+		if err != nil {
 			break
 		}
+		sample = sm
 		time.Sleep(time.Millisecond) // lets a waiting request in
 	}
-	sv.reply(id, "done", map[string]any{"bytes": min(done, size), "seconds": time.Since(start).Seconds(), "stopped": ctx.Err() != nil}, js.Undefined())
+	sv.reply(id, "done", map[string]any{"bytes": min(done, size), "seconds": time.Since(start).Seconds(),
+		"stopped": ctx.Err() != nil || sv.analysing.Load(), "sample": sample}, js.Undefined())
 }
 
 func (sv *server) analyze(id int, slot string, files js.Value) {

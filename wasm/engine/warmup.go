@@ -16,20 +16,46 @@ import (
 // opened paid for the whole warm-up. WarmUp runs those paths once on a small
 // synthetic log while the user is still choosing files.
 
+// Sample is a warm-up analysis' answers as the page receives them after a
+// real one: the view, its first graph and that graph's first table page.
+// The page's thread builds its results view from it once while idle
+// (ui.WarmUp), for the same reason as the engine's warm-up.
+type Sample struct {
+	View  json.RawMessage `json:"view"`
+	Graph json.RawMessage `json:"graph"`
+	Page  json.RawMessage `json:"page"`
+}
+
 // WarmUp analyses a synthetic log of about size bytes in a session of its
-// own, and builds and encodes its view as an analysis' answer does (the
-// view's JSON code, cold, took 230 ms on the first 200 MB log); it drops
-// them.
-func WarmUp(ctx context.Context, size int) error {
+// own, and builds and encodes its view, first graph and first table page of
+// pageSize rows as an analysis' answers do (the view's JSON code, cold, took
+// 230 ms on the first 200 MB log); it returns them as a Sample.
+func WarmUp(ctx context.Context, size, pageSize int) (*Sample, error) {
 	s := NewSession()
 	if _, err := s.Analyze(ctx, SlotRun, []input.Source{input.BytesSource("warm-up.log", warmUpLog(size))}, nil); err != nil {
-		return err
+		return nil, err
 	}
 	v, err := s.View(SlotRun)
-	if err == nil {
-		_, err = json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	var sm Sample
+	if sm.View, err = json.Marshal(v); err != nil {
+		return nil, err
+	}
+	g, err := s.Graph(SlotRun, 0)
+	if err != nil {
+		return nil, err
+	}
+	if sm.Graph, err = json.Marshal(g); err != nil {
+		return nil, err
+	}
+	p, err := s.Tensors(TensorQuery{Slot: SlotRun, PageSize: pageSize, Focus: -1})
+	if err != nil {
+		return nil, err
+	}
+	sm.Page, err = json.Marshal(p)
+	return &sm, err
 }
 
 // warmUpLog writes graphs of Set rows with their continuous, atomic and

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"imas/core"
 	"imas/core/input"
+	"imas/core/model"
 )
 
 // TestWarmUpLog checks that the warm-up log goes down the paths of a real
@@ -35,12 +37,27 @@ func TestWarmUpLog(t *testing.T) {
 	if len(rep.AddressChecks) == 0 || rep.AddressChecks[0].Checked == 0 {
 		t.Errorf("address checks %+v", rep.AddressChecks)
 	}
-	if err := WarmUp(context.Background(), 64<<10); err != nil {
-		t.Error(err)
+	sm, err := WarmUp(context.Background(), 64<<10, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v View
+	var pg TensorPage
+	var first model.Graph
+	for _, part := range []struct {
+		raw []byte
+		out any
+	}{{sm.View, &v}, {sm.Graph, &first}, {sm.Page, &pg}} {
+		if err := json.Unmarshal(part.raw, part.out); err != nil {
+			t.Fatalf("sample part %.80s: %v", part.raw, err)
+		}
+	}
+	if v.Report == nil || len(v.Report.Graphs) == 0 || first.Graph != v.Report.Graphs[0].Graph || pg.Rows != 800 || len(pg.Items) != 50 {
+		t.Errorf("sample: view with %v, first graph %q, page of %d rows showing %d", v.Report, first.Graph, pg.Rows, len(pg.Items))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := WarmUp(ctx, 1<<20); err == nil {
+	if _, err := WarmUp(ctx, 1<<20, 50); err == nil {
 		t.Error("a cancelled warm-up ran to its end")
 	}
 }
