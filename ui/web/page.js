@@ -136,9 +136,64 @@
     }
   }
 
+  // readerMain runs in a worker that the engine's worker starts, and reads
+  // File slices for it. A File is read on the event loop of the thread that
+  // asked, in small pieces, and the engine's thread runs Go for seconds
+  // without returning to its loop: reading there, the browser read and Go
+  // parsed in turns (a measured 120-130 MB/s for reads and work that take
+  // 250 MB/s each; 150-180 MB/s with the reads in a thread of their own).
+  function readerMain() {
+    onmessage = async (e) => {
+      const {id, file, off, end} = e.data;
+      try {
+        const b = await file.slice(off, end).arrayBuffer();
+        postMessage({id, b}, [b]);
+      } catch (err) {
+        postMessage({id, err: String((err && err.message) || err)});
+      }
+    };
+  }
+
+  // startReader gives the engine imasReadSlice(file, off, end), a promise
+  // of that slice's ArrayBuffer read by readerMain. Where a worker cannot
+  // start one (or it fails to start), slices are read here, as before.
+  function startReader() {
+    if (typeof Worker !== 'function') return;
+    const waits = new Map();
+    let seq = 0, rd = null;
+    const direct = (w) => w.file.slice(w.off, w.end).arrayBuffer().then(w.resolve, w.reject);
+    const fail = () => {
+      rd = null;
+      for (const w of waits.values()) direct(w);
+      waits.clear();
+    };
+    try {
+      const url = URL.createObjectURL(new Blob(['(' + readerMain + ')();'], {type: 'text/javascript'}));
+      rd = new Worker(url);
+      rd.onerror = fail;
+      rd.onmessage = (e) => {
+        const w = waits.get(e.data.id);
+        if (!w) return;
+        waits.delete(e.data.id);
+        if (e.data.err !== undefined) w.reject(new Error(e.data.err));
+        else w.resolve(e.data.b);
+      };
+    } catch {
+      return;
+    }
+    globalThis.imasReadSlice = (file, off, end) => new Promise((resolve, reject) => {
+      const w = {file, off, end, resolve, reject};
+      if (!rd) return direct(w);
+      const id = ++seq;
+      waits.set(id, w);
+      rd.postMessage({id, file, off, end});
+    });
+  }
+
   // The worker runs the same program: without a document, it serves the
   // engine on its global scope.
   function workerMain() {
+    startReader();
     onmessage = async (e) => {
       onmessage = null;
       const go = new Go();
@@ -150,7 +205,7 @@
 
   function startWorker(module, vector) {
     const src = document.getElementById('imas-wasm-exec').textContent + '\n' + linkVector +
-      '\n;(' + workerMain + ')();\n';
+      '\n' + readerMain + '\n' + startReader + '\n;(' + workerMain + ')();\n';
     const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
     const w = new Worker(url);
     w.addEventListener('message', () => URL.revokeObjectURL(url), {once: true});

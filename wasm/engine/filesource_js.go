@@ -27,8 +27,8 @@ func fileSource(ctx context.Context, file js.Value, name string, read *atomic.In
 }
 
 // fileReader reads a File in ReadChunk slices. The next slice is requested
-// before the current one is handed over, so the browser reads while Go
-// parses. Bytes go from the slice's buffer straight into the caller's
+// before the current one is handed over, so the reader worker reads it
+// while Go parses. Bytes go from the slice's buffer straight into the caller's
 // (one copy, not two: a copy of 200 MB in Go's wasm code is tens of ms).
 type fileReader struct {
 	ctx       context.Context
@@ -41,13 +41,20 @@ type fileReader struct {
 	read      *atomic.Int64
 }
 
+// request asks for the next slice: from the reader worker page.js starts
+// next to the engine's (imasReadSlice), so that the browser reads while Go
+// parses, or, where there is none, from this thread.
 func (r *fileReader) request() {
 	if r.off >= r.size {
 		r.next = js.Undefined()
 		return
 	}
 	end := min(r.off+ReadChunk, r.size)
-	r.next = r.file.Call("slice", r.off, end).Call("arrayBuffer")
+	if rs := js.Global().Get("imasReadSlice"); rs.Type() == js.TypeFunction {
+		r.next = rs.Invoke(r.file, r.off, end)
+	} else {
+		r.next = r.file.Call("slice", r.off, end).Call("arrayBuffer")
+	}
 	r.off = end
 }
 
