@@ -14,20 +14,28 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// warmTab is the start of a measuring tool: the file named by the
+// variable env (skipped when it is unset), the 200 MB plog, and a page
+// whose warm-ups are done.
+func warmTab(t *testing.T, env string) (out, plain string, b *tab) {
+	out = os.Getenv(env)
+	if out == "" {
+		t.Skip(env + " not set")
+	}
+	plain, _ = inputs(t)
+	b = newTab(t, 5*time.Minute)
+	b.open(t, "")
+	b.run(t, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+	return out, plain, b
+}
+
 // TestProfilePage records a CPU profile of the page's own thread (not the
 // engine's worker) while the 200 MB plog is analysed and its results are
 // shown, and writes it to $PAGEPROFILE (a .cpuprofile that Chromium's
 // DevTools open). A measuring tool, skipped unless PAGEPROFILE is set; build
 // the page without -ldflags=-s for Go function names (docs/page.md).
 func TestProfilePage(t *testing.T) {
-	out := os.Getenv("PAGEPROFILE")
-	if out == "" {
-		t.Skip("PAGEPROFILE not set")
-	}
-	plain, _ := inputs(t)
-	b := newTab(t, 5*time.Minute)
-	b.open(t, "")
-	b.run(t, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+	out, plain, b := warmTab(t, "PAGEPROFILE")
 	b.run(t, profiler.Enable(), profiler.SetSamplingInterval(250), profiler.Start())
 	b.eval(t, probeJS, nil)
 	b.load(t, 1, plain)
@@ -60,14 +68,7 @@ func TestProfilePage(t *testing.T) {
 // outside JavaScript (style, layout, paint, compiling) shows there. A
 // measuring tool, skipped unless PAGETRACE is set.
 func TestTracePage(t *testing.T) {
-	out := os.Getenv("PAGETRACE")
-	if out == "" {
-		t.Skip("PAGETRACE not set")
-	}
-	plain, _ := inputs(t)
-	b := newTab(t, 5*time.Minute)
-	b.open(t, "")
-	b.run(t, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+	out, plain, b := warmTab(t, "PAGETRACE")
 	var mu sync.Mutex
 	var events []jsontext.Value
 	done := make(chan struct{})
