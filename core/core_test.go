@@ -172,7 +172,7 @@ func TestCancel(t *testing.T) {
 func TestSummaryDiagnosticsNameTheLine(t *testing.T) {
 	lines := []string{
 		setLine(1, "g_1", "a", 0, 512, 480, 1, 2),
-		afterLine(2, "g_1", 512), // GE logged theory_min 1024, ge_total 1024: both differ
+		afterLine(2, "g_1", 512),  // GE logged theory_min 1024, ge_total 1024: both differ
 		afterLine(3, "g_2", 2048), // summary only
 	}
 	rep := run(t, input.BytesSource("p.log", []byte(strings.Join(lines, "\n"))))
