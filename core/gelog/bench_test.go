@@ -14,7 +14,7 @@ func BenchmarkParseSetRow(b *testing.B) {
 	line := []byte(benchSetLine)
 	var env plog.Envelope
 	var set SetRow
-	tape := NewRowTape(1 << 10)
+	tape := NewRowTape(1<<10, 1<<16, 0)
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -26,6 +26,33 @@ func BenchmarkParseSetRow(b *testing.B) {
 			tape.rows, tape.text = tape.rows[:0], tape.text[:0]
 		}
 		tape.Append(&set)
+	}
+}
+
+// BenchmarkTapeAppend writes a parsed Set row to the tape: a row without a
+// rare entry, and one with a stream description (a fifth of the rows of
+// the generated logs have one).
+func BenchmarkTapeAppend(b *testing.B) {
+	line := []byte(benchSetLine)
+	var env plog.Envelope
+	var plain SetRow
+	ParseInto(&env, plog.Parse(line, &env), line, Meta{}, &plain)
+	withDesc := plain
+	withDesc.StreamDesc = "1(2)"
+	for _, bc := range []struct {
+		name string
+		row  *SetRow
+	}{{"plain", &plain}, {"rare", &withDesc}} {
+		b.Run(bc.name, func(b *testing.B) {
+			tape := NewRowTape(1<<10, 1<<16, 0)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if tape.Len() == 1<<10 {
+					tape.rows, tape.text, tape.rare = tape.rows[:0], tape.text[:0], tape.rare[:0]
+				}
+				tape.Append(bc.row)
+			}
+		})
 	}
 }
 

@@ -51,13 +51,22 @@ type tapeRare struct {
 	child                          [5]int64
 }
 
-// NewRowTape returns a tape with room for n rows.
-func NewRowTape(n int) *RowTape {
-	t := &RowTape{rows: make([]tapeRow, 0, n), text: make([]byte, 0, n*24)}
+// NewRowTape returns a tape with room for n rows, text bytes of node names
+// and rare entries, all backed by memory at once (prefault).
+func NewRowTape(n, text, rare int) *RowTape {
+	t := &RowTape{rows: make([]tapeRow, 0, n), text: make([]byte, 0, text)}
+	if rare > 0 {
+		t.rare = make([]tapeRare, 0, rare)
+	}
 	prefault.Slice(t.rows)
 	prefault.Slice(t.text)
+	prefault.Slice(t.rare)
 	return t
 }
+
+// Sizes returns the bytes of node names and the number of rare entries on
+// the tape, to size the next one.
+func (t *RowTape) Sizes() (text, rare int) { return len(t.text), len(t.rare) }
 
 // Len is the number of rows on the tape.
 func (t *RowTape) Len() int { return len(t.rows) }

@@ -73,7 +73,7 @@ func TestTapeRoundTrip(t *testing.T) {
 // references point outside it: errors, never a panic.
 func TestTapeDamaged(t *testing.T) {
 	r := SetRow{Graph: "g", Node: "node", Kind: "output", ChildParts: 5, Batch: "b"}
-	tape := NewRowTape(1)
+	tape := NewRowTape(1, 0, 0)
 	tape.Append(&r)
 	rd := NewTapeReader()
 	var got SetRow
@@ -91,7 +91,7 @@ func TestTapeDamaged(t *testing.T) {
 		"optype": func(w *tapeRow) { w.opType = math.MaxUint32 },
 		"block":  func(w *tapeRow) { w.blockType = math.MaxUint32 },
 	} {
-		bad := NewRowTape(1)
+		bad := NewRowTape(1, 0, 0)
 		bad.Append(&r)
 		damage(&bad.rows[0])
 		if err := rd.Read(bad, 0, &got, Meta{}); err == nil {
@@ -160,5 +160,35 @@ func TestNodeTable(t *testing.T) {
 	}
 	if tab.intern([]byte("x")) != "x" || tab.intern(bytes.Repeat([]byte("y"), 100<<10)) != strings.Repeat("y", 100<<10) {
 		t.Error("short or arena-sized names")
+	}
+}
+
+// TestTapeSizes checks what the parser's tape sizing relies on: a tape
+// made with the sizes another tape reported holds the same rows without
+// growing its text or rare buffers.
+func TestTapeSizes(t *testing.T) {
+	rows := []SetRow{
+		{Graph: "g", Node: "a_rather_long_node_name/with/scopes", Kind: "output"},
+		{Graph: "g", Node: "n2", Kind: "workspace", Batch: "batch_1"},
+		{Graph: "g", Node: "n3", Kind: "output", ChildParts: 5},
+	}
+	var first RowTape
+	for i := range rows {
+		first.Append(&rows[i])
+	}
+	text, rare := first.Sizes()
+	if text < len(rows[0].Node) || rare == 0 {
+		t.Fatalf("Sizes() = %d, %d: names or rare entries not counted", text, rare)
+	}
+	sized := NewRowTape(len(rows), text, rare)
+	caps := [3]int{cap(sized.rows), cap(sized.text), cap(sized.rare)}
+	for i := range rows {
+		sized.Append(&rows[i])
+	}
+	if got := [3]int{cap(sized.rows), cap(sized.text), cap(sized.rare)}; got != caps {
+		t.Errorf("capacities grew from %v to %v", caps, got)
+	}
+	if t2, r2 := sized.Sizes(); t2 != text || r2 != rare {
+		t.Errorf("sized tape reports %d, %d; first %d, %d", t2, r2, text, rare)
 	}
 }
