@@ -220,7 +220,7 @@ func (g *byteGroup) scan(data []byte, from, end int, dst []int) (int, []int) {
 			from = i + 1
 			continue
 		}
-		dst = append(dst, bytes.LastIndexByte(data[:i], '\n')+1)
+		dst = append(dst, lineStart(data, i))
 		// The rest of this line needs no more looking at.
 		le := bytes.IndexByte(data[i:], '\n')
 		if le < 0 {

@@ -64,7 +64,7 @@ func wordPass(data []byte, dst []int, groups []byteGroup, which *[256]int8) []in
 			if gi == 0 || !groups[gi-1].match(data, i) {
 				continue
 			}
-			dst = append(dst, bytes.LastIndexByte(data[:i], '\n')+1)
+			dst = append(dst, lineStart(data, i))
 			le := bytes.IndexByte(data[i:], '\n') // the rest of the line needs no look
 			if le < 0 {
 				return dst

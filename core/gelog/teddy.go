@@ -166,7 +166,7 @@ func verifyAll(data []byte, at int, ms []pinned) int {
 // where the next line starts (the rest of this one needs no look), or -1
 // when it is the last.
 func take(data []byte, s int, dst []int) ([]int, int) {
-	dst = append(dst, bytes.LastIndexByte(data[:s], '\n')+1)
+	dst = append(dst, lineStart(data, s))
 	le := bytes.IndexByte(data[s:], '\n')
 	if le < 0 {
 		return dst, -1
