@@ -51,14 +51,23 @@ type tapeRare struct {
 	child                          [5]int64
 }
 
-// NewRowTape returns a tape with room for n rows, text bytes of node names
-// and rare entries, all backed by memory at once (prefault).
-func NewRowTape(n, text, rare int) *RowTape {
-	t := &RowTape{rows: make([]tapeRow, 0, n), text: make([]byte, 0, text)}
-	if rare > 0 {
-		t.rare = make([]tapeRare, 0, rare)
+// TapeSize is what a new tape has room for. Rows is a bound (the tape
+// never copies its rows below it); only the first Backed rows, and the text
+// and rare entries, are backed by memory at once (prefault): pages touched
+// for the first time cost more when the rows are not there to use them.
+type TapeSize struct {
+	Rows, Backed int
+	Text         int // bytes of node names
+	Rare         int // rare entries
+}
+
+// NewRowTape returns a tape of size sz.
+func NewRowTape(sz TapeSize) *RowTape {
+	t := &RowTape{rows: make([]tapeRow, 0, sz.Rows), text: make([]byte, 0, sz.Text)}
+	if sz.Rare > 0 {
+		t.rare = make([]tapeRare, 0, sz.Rare)
 	}
-	prefault.Slice(t.rows)
+	prefault.Slice(t.rows[:0:min(max(sz.Backed, 0), sz.Rows)])
 	prefault.Slice(t.text)
 	prefault.Slice(t.rare)
 	return t

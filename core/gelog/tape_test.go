@@ -73,7 +73,7 @@ func TestTapeRoundTrip(t *testing.T) {
 // references point outside it: errors, never a panic.
 func TestTapeDamaged(t *testing.T) {
 	r := SetRow{Graph: "g", Node: "node", Kind: "output", ChildParts: 5, Batch: "b"}
-	tape := NewRowTape(1, 0, 0)
+	tape := NewRowTape(TapeSize{Rows: 1})
 	tape.Append(&r)
 	rd := NewTapeReader()
 	var got SetRow
@@ -91,7 +91,7 @@ func TestTapeDamaged(t *testing.T) {
 		"optype": func(w *tapeRow) { w.opType = math.MaxUint32 },
 		"block":  func(w *tapeRow) { w.blockType = math.MaxUint32 },
 	} {
-		bad := NewRowTape(1, 0, 0)
+		bad := NewRowTape(TapeSize{Rows: 1})
 		bad.Append(&r)
 		damage(&bad.rows[0])
 		if err := rd.Read(bad, 0, &got, Meta{}); err == nil {
@@ -180,7 +180,7 @@ func TestTapeSizes(t *testing.T) {
 	if text < len(rows[0].Node) || rare == 0 {
 		t.Fatalf("Sizes() = %d, %d: names or rare entries not counted", text, rare)
 	}
-	sized := NewRowTape(len(rows), text, rare)
+	sized := NewRowTape(TapeSize{Rows: len(rows), Backed: len(rows), Text: text, Rare: rare})
 	caps := [3]int{cap(sized.rows), cap(sized.text), cap(sized.rare)}
 	for i := range rows {
 		sized.Append(&rows[i])
