@@ -383,6 +383,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	data := c.Data
 	cand := gelog.CandidateLines(data, sc.cand[:0])
 	sc.cand = cand
+	nCand := len(cand) // cand is consumed below
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
 	var set gelog.SetRow
@@ -390,7 +391,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	// neither grows.
 	r.items = make([]item, 0, len(cand))
 	prefault.Slice(r.items)
-	r.tape = gelog.NewRowTape(sc.tapeSize(len(cand)))
+	r.tape = gelog.NewRowTape(sc.tapeSize(nCand))
 	r.hints = map[model.HintKey]model.Hint{}
 	var run model.HintKey // the graph of the current run of Set rows
 	runRows := 0
@@ -467,7 +468,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	}
 	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
-	sc.learn(len(cand), r.tape)
+	sc.learn(nCand, r.tape)
 	return r
 }
 

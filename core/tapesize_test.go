@@ -1,10 +1,13 @@
 package core
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"imas/core/gelog"
+	"imas/core/input"
+	"imas/internal/gen"
 )
 
 // TestTapeSize checks how a worker sizes the next chunk's tape from the
@@ -53,5 +56,25 @@ func TestTapeSize(t *testing.T) {
 	sc.learn(500, tapeOf(0, 0, 0)) // no rows at all: little backed, room kept
 	if sz := sc.tapeSize(500); sz.Backed != 16 || sz.Rows != 500 {
 		t.Errorf("after a chunk without rows: %+v, want 16 of 500 backed", sz)
+	}
+}
+
+// TestParseChunkLearnsTapeSize checks that parseChunk teaches the scratch
+// (a test of tapeSize alone passed while parseChunk handed learn the
+// consumed candidate list, so that no chunk ever learned).
+func TestParseChunkLearnsTapeSize(t *testing.T) {
+	data, err := gen.Log("large", 2<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
+	var sc chunkScratch
+	r := parseChunk(&input.Chunk{Data: data}, 0, 64<<10, &sc)
+	if r.tape.Len() == 0 || !sc.sized || sc.rowsPer1024 == 0 || sc.textPerRow == 0 {
+		t.Fatalf("after a chunk of %d rows: scratch %+v", r.tape.Len(), sc)
+	}
+	sz := sc.tapeSize(int(r.candidates))
+	if sz.Backed < r.tape.Len() || sz.Backed > r.tape.Len()*9/8+32 {
+		t.Errorf("same chunk again: %+v for %d rows", sz, r.tape.Len())
 	}
 }
