@@ -11,7 +11,7 @@ import (
 )
 
 // TestTapeSize checks how a worker sizes the next chunk's tape from the
-// last one: room for a row per candidate line, memory backed for what the
+// last one: a row per candidate line, text and rare entries for what the
 // same proportions need plus an eighth, and no guess before a first chunk.
 func TestTapeSize(t *testing.T) {
 	tapeOf := func(rows, nameLen, rare int) *gelog.RowTape {
@@ -26,36 +26,33 @@ func TestTapeSize(t *testing.T) {
 		return tape
 	}
 	var sc chunkScratch
-	if sz := sc.tapeSize(900); sz.Rows != 900 || sz.Backed != 900 {
-		t.Errorf("first chunk: %+v for 900 candidates, want 900 rows backed", sz)
+	if sz := sc.tapeSize(900); sz.Rows != 900 || sz.Text != 900*32 || sz.Rare != 0 {
+		t.Errorf("first chunk: %+v for 900 candidates", sz)
 	}
 	sc.learn(0, tapeOf(0, 0, 0)) // a chunk without candidates teaches nothing
 	if sc.sized {
 		t.Fatal("learned from a chunk without candidates")
 	}
 
-	sc.learn(900, tapeOf(600, 40, 60)) // two thirds rows, a tenth of them rare
+	// Two thirds rows, a tenth of them rare: room for 600 rows and an
+	// eighth (and a few) more.
+	sc.learn(900, tapeOf(600, 40, 60))
+	const lo, hi = 600, 600*9/8 + 32
 	sz := sc.tapeSize(900)
-	if sz.Rows != 900 || sz.Backed < 600 || sz.Backed >= 900 || sz.Backed > 600*9/8+32 {
-		t.Errorf("after 600 rows of 900: %+v", sz)
+	if sz.Rows != 900 || sz.Text < lo*40 || sz.Text > hi*41 || sz.Rare < lo/10 || sz.Rare > hi/10+2 {
+		t.Errorf("after 600 rows of 900 (40-byte names, a tenth rare): %+v", sz)
 	}
-	if sz.Text < sz.Backed*40 || sz.Text > sz.Backed*41 {
-		t.Errorf("text %d bytes for %d rows of 40-byte names", sz.Text, sz.Backed)
-	}
-	if sz.Rare < sz.Backed/10 || sz.Rare > sz.Backed/10+2 {
-		t.Errorf("%d rare entries for %d rows, a tenth rare", sz.Rare, sz.Backed)
-	}
-	if sz := sc.tapeSize(10); sz.Rows != 10 || sz.Backed > 10 {
+	if sz := sc.tapeSize(10); sz.Rows != 10 || sz.Text > 10*41 {
 		t.Errorf("10 candidates: %+v", sz)
 	}
 
 	sc.learn(500, tapeOf(500, 8, 0)) // every candidate a row
-	if sz := sc.tapeSize(500); sz.Backed != 500 {
-		t.Errorf("all rows: %+v for 500 candidates, want 500 backed", sz)
+	if sz := sc.tapeSize(500); sz.Text != 500*8 || sz.Rare != 0 {
+		t.Errorf("all rows, 8-byte names: %+v for 500 candidates", sz)
 	}
-	sc.learn(500, tapeOf(0, 0, 0)) // no rows at all: little backed, room kept
-	if sz := sc.tapeSize(500); sz.Backed != 16 || sz.Rows != 500 {
-		t.Errorf("after a chunk without rows: %+v, want 16 of 500 backed", sz)
+	sc.learn(500, tapeOf(0, 0, 0)) // no rows at all: text for a few, rows kept
+	if sz := sc.tapeSize(500); sz.Rows != 500 || sz.Text != 16*8 {
+		t.Errorf("after a chunk without rows: %+v, want 500 rows and text for 16", sz)
 	}
 }
 
@@ -73,8 +70,8 @@ func TestParseChunkLearnsTapeSize(t *testing.T) {
 	if r.tape.Len() == 0 || !sc.sized || sc.rowsPer1024 == 0 || sc.textPerRow == 0 {
 		t.Fatalf("after a chunk of %d rows: scratch %+v", r.tape.Len(), sc)
 	}
-	sz := sc.tapeSize(int(r.candidates))
-	if sz.Backed < r.tape.Len() || sz.Backed > r.tape.Len()*9/8+32 {
-		t.Errorf("same chunk again: %+v for %d rows", sz, r.tape.Len())
+	text, _ := r.tape.Sizes()
+	if sz := sc.tapeSize(int(r.candidates)); sz.Text < text || sz.Text > text*5/4+32*64 {
+		t.Errorf("same chunk again: %+v for %d rows of %d bytes of names", sz, r.tape.Len(), text)
 	}
 }

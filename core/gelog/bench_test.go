@@ -14,7 +14,7 @@ func BenchmarkParseSetRow(b *testing.B) {
 	line := []byte(benchSetLine)
 	var env plog.Envelope
 	var set SetRow
-	tape := NewRowTape(TapeSize{Rows: 1 << 10, Backed: 1 << 10, Text: 1 << 16})
+	tape := NewRowTape(TapeSize{Rows: 1 << 10, Text: 1 << 16})
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -44,7 +44,7 @@ func BenchmarkTapeAppend(b *testing.B) {
 		row  *SetRow
 	}{{"plain", &plain}, {"rare", &withDesc}} {
 		b.Run(bc.name, func(b *testing.B) {
-			tape := NewRowTape(TapeSize{Rows: 1 << 10, Backed: 1 << 10, Text: 1 << 16})
+			tape := NewRowTape(TapeSize{Rows: 1 << 10, Text: 1 << 16})
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if tape.Len() == 1<<10 {

@@ -51,14 +51,12 @@ type tapeRare struct {
 	child                          [5]int64
 }
 
-// TapeSize is what a new tape has room for. Rows is a bound (the tape
-// never copies its rows below it); only the first Backed rows, and the text
-// and rare entries, are backed by memory at once (prefault): pages touched
-// for the first time cost more when the rows are not there to use them.
+// TapeSize is what a new tape has room for, all of it backed by memory at
+// once (prefault).
 type TapeSize struct {
-	Rows, Backed int
-	Text         int // bytes of node names
-	Rare         int // rare entries
+	Rows int
+	Text int // bytes of node names
+	Rare int // rare entries
 }
 
 // NewRowTape returns a tape of size sz.
@@ -67,7 +65,7 @@ func NewRowTape(sz TapeSize) *RowTape {
 	if sz.Rare > 0 {
 		t.rare = make([]tapeRare, 0, sz.Rare)
 	}
-	prefault.Slice(t.rows[:0:min(max(sz.Backed, 0), sz.Rows)])
+	prefault.Slice(t.rows)
 	prefault.Slice(t.text)
 	prefault.Slice(t.rare)
 	return t

@@ -180,7 +180,7 @@ func TestTapeSizes(t *testing.T) {
 	if text < len(rows[0].Node) || rare == 0 {
 		t.Fatalf("Sizes() = %d, %d: names or rare entries not counted", text, rare)
 	}
-	sized := NewRowTape(TapeSize{Rows: len(rows), Backed: len(rows), Text: text, Rare: rare})
+	sized := NewRowTape(TapeSize{Rows: len(rows), Text: text, Rare: rare})
 	caps := [3]int{cap(sized.rows), cap(sized.text), cap(sized.rare)}
 	for i := range rows {
 		sized.Append(&rows[i])
