@@ -51,7 +51,7 @@ func (r *fileReader) request() {
 	}
 	end := min(r.off+ReadChunk, r.size)
 	if rs := js.Global().Get("imasReadSlice"); rs.Type() == js.TypeFunction {
-		r.next = rs.Invoke(r.file, r.off, end)
+		r.next = rs.Invoke(r.file, r.off, end) // a Uint8Array
 	} else {
 		r.next = r.file.Call("slice", r.off, end).Call("arrayBuffer")
 	}
@@ -73,12 +73,17 @@ func (r *fileReader) Read(p []byte) (int, error) {
 		if r.next.IsUndefined() {
 			return 0, io.EOF
 		}
-		ab, err := Await(r.next)
+		got, err := Await(r.next)
 		if err != nil {
 			return 0, err
 		}
+		r.giveBack()
 		r.request()
-		r.cur = js.Global().Get("Uint8Array").New(ab)
+		if got.InstanceOf(js.Global().Get("Uint8Array")) {
+			r.cur = got
+		} else {
+			r.cur = js.Global().Get("Uint8Array").New(got) // an ArrayBuffer
+		}
 		r.pos, r.n = 0, r.cur.Length()
 		if r.n == 0 {
 			return 0, nil
@@ -91,7 +96,21 @@ func (r *fileReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// giveBack hands the slice read last, all copied by now, back to the reader
+// worker for the next reads (imasReturnSlice; without it the collector
+// takes it).
+func (r *fileReader) giveBack() {
+	if r.cur.IsUndefined() || r.cur.IsNull() {
+		return
+	}
+	if rs := js.Global().Get("imasReturnSlice"); rs.Type() == js.TypeFunction {
+		rs.Invoke(r.cur)
+	}
+	r.cur = js.Undefined()
+}
+
 func (r *fileReader) Close() error {
+	r.giveBack()
 	r.cur, r.next, r.pos, r.n = js.Undefined(), js.Undefined(), 0, 0
 	return nil
 }
