@@ -201,6 +201,10 @@
       }
     };
     onmessage = (e) => {
+      if (e.data.slices) { // ?read=slices: the reads of browsers without byte streams
+        byob = false;
+        return;
+      }
       if (e.data.back) {
         if (pool.length < 4) pool.push(e.data.back);
         return;
@@ -213,8 +217,8 @@
   // of a Uint8Array of that slice read by readerMain, and
   // imasReturnSlice(view), which gives the view's buffer back for the next
   // reads. Where a worker cannot start one (or it fails to start), slices
-  // are read here, as before.
-  function startReader() {
+  // are read here, as before. slices asks the reader for slices only.
+  function startReader(slices) {
     if (typeof Worker !== 'function') return;
     const waits = new Map();
     let seq = 0, rd = null;
@@ -228,6 +232,7 @@
       const url = URL.createObjectURL(new Blob(['(' + readerMain + ')();'], {type: 'text/javascript'}));
       rd = new Worker(url);
       rd.onerror = fail;
+      if (slices) rd.postMessage({slices: true});
       rd.onmessage = (e) => {
         const w = waits.get(e.data.id);
         if (!w) return;
@@ -253,9 +258,9 @@
   // The worker runs the same program: without a document, it serves the
   // engine on its global scope.
   function workerMain() {
-    startReader();
     onmessage = async (e) => {
       onmessage = null;
+      startReader(e.data.slices);
       const go = new Go();
       const inst = await WebAssembly.instantiate(e.data.module, go.importObject);
       await linkVector(e.data.vector, inst);
@@ -270,7 +275,9 @@
     const w = new Worker(url);
     w.addEventListener('message', () => URL.revokeObjectURL(url), {once: true});
     w.addEventListener('error', (e) => fatal(e.message || 'the engine worker failed'));
-    w.postMessage({module, vector});
+    // ?read=slices reads Files by slices, as browsers without byte streams
+    // do (a test of that path, and a way around a browser's stream bug).
+    w.postMessage({module, vector, slices: new URLSearchParams(location.search).get('read') === 'slices'});
     return w;
   }
 
