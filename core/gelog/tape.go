@@ -85,16 +85,24 @@ func (t *RowTape) Bytes() int {
 
 // Append adds r (its Meta's file, line and time excepted) and returns its
 // index. The tape keeps a copy of the node name, so r.Node may be borrowed.
+// Every field of the new row is stored one by one, in place: a composite
+// literal was built on the stack and copied, which in wasm (no vector
+// moves) made the row store most of Append's time.
 func (t *RowTape) Append(r *SetRow) int {
-	t.rows = append(t.rows, tapeRow{
-		pid: r.PID, tid: r.TID,
-		index: r.Index, offset: r.Offset, stream: r.Stream, memType: r.MemType,
-		size: r.Size, realSize: r.RealSize, noAlign: r.NoAlign,
-		lifeBegin: r.LifeBegin, lifeEnd: r.LifeEnd,
-		node: uint32(len(t.text)), nodeLen: uint32(len(r.Node)),
-		event: r.Event, isRef: r.IsRef, pool: r.Pool, hasLife: r.HasLife,
-	})
-	w := &t.rows[len(t.rows)-1]
+	n := len(t.rows)
+	if n < cap(t.rows) {
+		t.rows = t.rows[:n+1]
+	} else {
+		t.rows = append(t.rows, tapeRow{})
+	}
+	w := &t.rows[n]
+	w.pid, w.tid = r.PID, r.TID
+	w.index, w.offset, w.stream, w.memType = r.Index, r.Offset, r.Stream, r.MemType
+	w.size, w.realSize, w.noAlign = r.Size, r.RealSize, r.NoAlign
+	w.lifeBegin, w.lifeEnd = r.LifeBegin, r.LifeEnd
+	w.node, w.nodeLen = uint32(len(t.text)), uint32(len(r.Node))
+	w.event, w.isRef, w.pool, w.hasLife = r.Event, r.IsRef, r.Pool, r.HasLife
+	w.rare, w.kind, w.wide = 0, 0, false
 	t.text = append(t.text, r.Node...)
 	var rare tapeRare
 	hasRare := r.EventKey != 0 || r.StreamDesc != "" || r.Batch != "" || r.LifeDesc != [2]string{}
@@ -116,6 +124,7 @@ func (t *RowTape) Append(r *SetRow) int {
 	}
 	parts := min(max(r.ChildParts, 0), len(r.Child))
 	w.childParts = uint8(parts)
+	w.child = [5]int32{}
 	for i, v := range r.Child[:parts] {
 		if v < math.MinInt32 || v > math.MaxInt32 {
 			w.wide = true
