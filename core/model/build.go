@@ -296,28 +296,36 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		g = b.graph(in, r.MemType, r.File, r.Line)
 		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
 	}
-	row := Row{
-		// Names were interned by the parsers already; node names are
-		// unique per row, so interning them again costs more than it saves.
-		Node: r.Node, OpType: r.OpType, Kind: r.Kind, Index: r.Index,
-		Offset: r.Offset, Stream: r.Stream, StreamDesc: r.StreamDesc, MemType: r.MemType,
-		Size: r.Size, RealSize: r.RealSize, NoAlign: r.NoAlign,
-		LifeBegin: r.LifeBegin, LifeEnd: r.LifeEnd,
-		Child: r.Child[0], Reuse: b01(r.Reuse()), Continuous: b01(r.Continuous()), ZeroCopy: b01(r.ZeroCopy()),
-		SameStream: b01(r.ChildParts >= 5 && r.Child[4] != 0), IsRef: b01(r.IsRef),
-		Batch: r.Batch, BlockType: r.BlockType, Pool: r.Pool,
-		ChildParts: int8(min(max(r.ChildParts, 0), 5)), File: r.File, Line: r.Line,
-	}
+	n := len(g.Rows)
+	g.Rows = grow(g.Rows)[:n+1]
+	setRow(&g.Rows[n], r)
+}
+
+// setRow stores the model row of r in w, field by field: assigning a Row
+// value copies it with a bulk write barrier while the collector marks, a
+// tenth of the page engine's build time in a Chromium profile (the wasm
+// collector marks for much of a run). Every field is set: w may hold an
+// older row.
+func setRow(w *Row, r *gelog.SetRow) {
+	// Names were interned by the parsers already; node names are unique
+	// per row, so interning them again costs more than it saves.
+	w.Node, w.OpType, w.Kind, w.Index = r.Node, r.OpType, r.Kind, r.Index
+	w.Offset, w.Stream, w.StreamDesc, w.MemType = r.Offset, r.Stream, r.StreamDesc, r.MemType
+	w.Size, w.RealSize, w.NoAlign = r.Size, r.RealSize, r.NoAlign
+	w.LifeBegin, w.LifeEnd, w.LifeDesc = r.LifeBegin, r.LifeEnd, nil
+	w.Child, w.Reuse, w.Continuous, w.ZeroCopy = r.Child[0], b01(r.Reuse()), b01(r.Continuous()), b01(r.ZeroCopy())
+	w.SameStream, w.IsRef = b01(r.ChildParts >= 5 && r.Child[4] != 0), b01(r.IsRef)
+	w.Batch, w.BlockType, w.Pool, w.Counted = r.Batch, r.BlockType, r.Pool, false
+	w.ChildParts, w.File, w.Line = int8(min(max(r.ChildParts, 0), 5)), r.File, r.Line
 	if r.LifeDesc != [2]string{} {
 		d := r.LifeDesc
-		row.LifeDesc = &d
+		w.LifeDesc = &d
 	}
 	if !r.HasLife {
 		// Templates before 2020-06 print no lifetime: the tensor lives for
 		// the whole graph as far as imas can tell.
-		row.LifeBegin, row.LifeEnd = 0, LifeMax
+		w.LifeBegin, w.LifeEnd = 0, LifeMax
 	}
-	g.Rows = append(grow(g.Rows), row)
 }
 
 func b01(v bool) int8 {
