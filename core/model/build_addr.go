@@ -93,27 +93,37 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 		s.checks[k] = ac
 		s.order = append(s.order, ac)
 	}
-	row := AddrRow{Statement: r.Statement, Type: r.Type, Name: b.Intern(r.Name), OpType: b.Intern(r.OpType),
-		Kind: r.Kind, Variant: r.Variant, Index: r.Index, Offset: r.Offset, Size: r.Size, OM2: r.OM2,
-		Line: r.Line, File: r.File, Path: b.Path(r.File)}
+	region := 0
+	if c := addressClass(r.Type); c != "" && isOperatorAddress(r.Statement) {
+		if i, ok := s.cur[regionKey{r.PID, r.GraphID, c}]; ok {
+			region = i + 1
+		}
+	}
+	n := len(ac.Rows)
+	ac.Rows = grow(ac.Rows)[:n+1]
+	setAddrRow(&ac.Rows[n], r, b.Intern(r.Name), b.Intern(r.OpType), b.Path(r.File), region)
+}
+
+// setAddrRow stores the address row of r in w, field by field, as setRow
+// does for Set rows (no bulk write barrier for a copy while the collector
+// marks). Every field is set: w may hold an older row.
+func setAddrRow(w *AddrRow, r *gelog.OpAddress, name, opType, path string, region int) {
+	w.Statement, w.Type, w.Name, w.OpType = r.Statement, r.Type, name, opType
+	w.Kind, w.Variant, w.Index, w.Offset, w.Size, w.OM2 = r.Kind, r.Variant, r.Index, r.Offset, r.Size, r.OM2
+	w.Line, w.File, w.Path, w.Region = r.Line, r.File, path, region
+	w.DataSize, w.Addr, w.MemAddr, w.Status = 0, 0, "", ""
 	if r.DataSize >= 0 {
-		row.DataSize = r.DataSize
+		w.DataSize = r.DataSize
 	}
 	if r.HasAddr {
-		row.Addr, row.MemAddr = r.Addr, hexAddr(r.Addr)
+		w.Addr, w.MemAddr = r.Addr, hexAddr(r.Addr)
 	}
 	switch {
 	case r.Failed:
-		row.Status = "failed"
+		w.Status = "failed"
 	case r.Null:
-		row.Status = "null"
+		w.Status = "null"
 	}
-	if c := addressClass(r.Type); c != "" && isOperatorAddress(r.Statement) {
-		if i, ok := s.cur[regionKey{r.PID, r.GraphID, c}]; ok {
-			row.Region = i + 1
-		}
-	}
-	ac.Rows = append(grow(ac.Rows), row)
 }
 
 // isOperatorAddress tells operator addresses (checked against their

@@ -17,6 +17,8 @@ func junk(v reflect.Value) {
 			f.SetString("junk")
 		case reflect.Int, reflect.Int8, reflect.Int32, reflect.Int64:
 			f.SetInt(77)
+		case reflect.Uint64:
+			f.SetUint(77)
 		case reflect.Bool:
 			f.SetBool(true)
 		case reflect.Pointer:
@@ -57,6 +59,39 @@ func TestSetRowSetsEveryField(t *testing.T) {
 		var got Row
 		junk(reflect.ValueOf(&got).Elem())
 		setRow(&got, r)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+}
+
+// TestSetAddrRowSetsEveryField is TestSetRowSetsEveryField for addresses.
+func TestSetAddrRowSetsEveryField(t *testing.T) {
+	rows := []gelog.OpAddress{
+		{Meta: gelog.Meta{File: 2, Line: 40}, Statement: "GetOutputDataAddrs", Type: "F", Name: "n", Kind: "output",
+			Index: 0, Offset: 512, Size: 1024, DataSize: -1, Addr: 0x12c0000000, HasAddr: true},
+		{Statement: "CopyPlainData", Type: "C", Name: "c", Variant: "p2p", Index: -1, Offset: -1, Size: -1, DataSize: 64, OM2: true, Null: true},
+		{Statement: "get failed", Name: "f", OpType: "Add", DataSize: -1, Failed: true},
+	}
+	for i := range rows {
+		r := &rows[i]
+		want := AddrRow{Statement: r.Statement, Type: r.Type, Name: "name", OpType: "optype", Kind: r.Kind, Variant: r.Variant,
+			Index: r.Index, Offset: r.Offset, Size: r.Size, OM2: r.OM2, Line: r.Line, File: r.File, Path: "path", Region: 3}
+		if r.DataSize >= 0 {
+			want.DataSize = r.DataSize
+		}
+		if r.HasAddr {
+			want.Addr, want.MemAddr = r.Addr, hexAddr(r.Addr)
+		}
+		switch {
+		case r.Failed:
+			want.Status = "failed"
+		case r.Null:
+			want.Status = "null"
+		}
+		var got AddrRow
+		junk(reflect.ValueOf(&got).Elem())
+		setAddrRow(&got, r, "name", "optype", "path", 3)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want)
 		}
