@@ -30,70 +30,56 @@ func junk(v reflect.Value) {
 }
 
 // TestSetRowSetsEveryField stores rows over junk: each must equal the row
-// built the plain way, field for field.
+// written out by hand, field for field.
 func TestSetRowSetsEveryField(t *testing.T) {
-	rows := []gelog.SetRow{
-		{Meta: gelog.Meta{File: 3, Line: 9}, Node: "n", OpType: "Add", Kind: "output", Index: 1, Offset: 512, Stream: 2,
-			MemType: 2, Size: 1024, RealSize: 1000, NoAlign: 999, LifeBegin: 4, LifeEnd: 6, ChildParts: 5,
+	for i, c := range []struct {
+		in   gelog.SetRow
+		want Row
+	}{
+		{gelog.SetRow{Meta: gelog.Meta{File: 3, Line: 9}, Node: "n", OpType: "Add", Kind: "output", Index: 1, Offset: 512,
+			Stream: 2, MemType: 2, Size: 1024, RealSize: 1000, NoAlign: 999, LifeBegin: 4, LifeEnd: 6, ChildParts: 5,
 			Child: [5]int64{1, 1, 1, 0, 1}, IsRef: true, HasLife: true},
-		{Node: "m", Kind: "workspace", StreamDesc: "1(2)", Batch: "b", BlockType: "data", Pool: true,
-			LifeDesc: [2]string{"1-4", "7"}, ChildParts: 1},
-		{Node: "old", Kind: "output", ChildParts: 9, Child: [5]int64{0, 0, 0, 0, 3}}, // no lifetime printed
-	}
-	for i := range rows {
-		r := &rows[i]
-		want := Row{Node: r.Node, OpType: r.OpType, Kind: r.Kind, Index: r.Index, Offset: r.Offset, Stream: r.Stream,
-			StreamDesc: r.StreamDesc, MemType: r.MemType, Size: r.Size, RealSize: r.RealSize, NoAlign: r.NoAlign,
-			LifeBegin: r.LifeBegin, LifeEnd: r.LifeEnd, Child: r.Child[0],
-			Reuse: b01(r.Reuse()), Continuous: b01(r.Continuous()), ZeroCopy: b01(r.ZeroCopy()),
-			SameStream: b01(r.ChildParts >= 5 && r.Child[4] != 0), IsRef: b01(r.IsRef),
-			Batch: r.Batch, BlockType: r.BlockType, Pool: r.Pool,
-			ChildParts: int8(min(max(r.ChildParts, 0), 5)), File: r.File, Line: r.Line}
-		if r.LifeDesc != [2]string{} {
-			d := r.LifeDesc
-			want.LifeDesc = &d
-		}
-		if !r.HasLife {
-			want.LifeBegin, want.LifeEnd = 0, LifeMax
-		}
+			Row{Node: "n", OpType: "Add", Kind: "output", Index: 1, Offset: 512, Stream: 2, MemType: 2, Size: 1024,
+				RealSize: 1000, NoAlign: 999, LifeBegin: 4, LifeEnd: 6, Child: 1, Reuse: 1, Continuous: 1, SameStream: 1,
+				IsRef: 1, ChildParts: 5, File: 3, Line: 9}},
+		{gelog.SetRow{Node: "m", Kind: "workspace", StreamDesc: "1(2)", Batch: "b", BlockType: "data", Pool: true,
+			LifeDesc: [2]string{"1-4", "7"}, LifeBegin: 1, LifeEnd: 7, HasLife: true, ChildParts: 1},
+			Row{Node: "m", Kind: "workspace", StreamDesc: "1(2)", Batch: "b", BlockType: "data", Pool: true,
+				LifeDesc: &[2]string{"1-4", "7"}, LifeBegin: 1, LifeEnd: 7, Reuse: 1, ChildParts: 1}}, // one child number: reuse assumed
+		{gelog.SetRow{Node: "old", Kind: "output", LifeBegin: 3, LifeEnd: 5, ChildParts: 9}, // no lifetime printed
+			Row{Node: "old", Kind: "output", LifeBegin: 0, LifeEnd: LifeMax, ChildParts: 5}},
+	} {
 		var got Row
 		junk(reflect.ValueOf(&got).Elem())
-		setRow(&got, r)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want)
+		setRow(&got, &c.in)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, c.want)
 		}
 	}
 }
 
 // TestSetAddrRowSetsEveryField is TestSetRowSetsEveryField for addresses.
 func TestSetAddrRowSetsEveryField(t *testing.T) {
-	rows := []gelog.OpAddress{
-		{Meta: gelog.Meta{File: 2, Line: 40}, Statement: "GetOutputDataAddrs", Type: "F", Name: "n", Kind: "output",
-			Index: 0, Offset: 512, Size: 1024, DataSize: -1, Addr: 0x12c0000000, HasAddr: true},
-		{Statement: "CopyPlainData", Type: "C", Name: "c", Variant: "p2p", Index: -1, Offset: -1, Size: -1, DataSize: 64, OM2: true, Null: true},
-		{Statement: "get failed", Name: "f", OpType: "Add", DataSize: -1, Failed: true},
-	}
-	for i := range rows {
-		r := &rows[i]
-		want := AddrRow{Statement: r.Statement, Type: r.Type, Name: "name", OpType: "optype", Kind: r.Kind, Variant: r.Variant,
-			Index: r.Index, Offset: r.Offset, Size: r.Size, OM2: r.OM2, Line: r.Line, File: r.File, Path: "path", Region: 3}
-		if r.DataSize >= 0 {
-			want.DataSize = r.DataSize
-		}
-		if r.HasAddr {
-			want.Addr, want.MemAddr = r.Addr, hexAddr(r.Addr)
-		}
-		switch {
-		case r.Failed:
-			want.Status = "failed"
-		case r.Null:
-			want.Status = "null"
-		}
+	for i, c := range []struct {
+		in   gelog.OpAddress
+		want AddrRow
+	}{
+		{gelog.OpAddress{Meta: gelog.Meta{File: 2, Line: 40}, Statement: "GetOutputDataAddrs", Type: "F", Name: "x",
+			Kind: "output", Offset: 512, Size: 1024, DataSize: -1, Addr: 0x12c0000000, HasAddr: true},
+			AddrRow{Statement: "GetOutputDataAddrs", Type: "F", Name: "name", OpType: "optype", Kind: "output", Offset: 512,
+				Size: 1024, Addr: 0x12c0000000, MemAddr: hexAddr(0x12c0000000), Line: 40, File: 2, Path: "path", Region: 3}},
+		{gelog.OpAddress{Statement: "CopyPlainData", Type: "C", Variant: "p2p", Index: -1, Offset: -1, Size: -1,
+			DataSize: 64, OM2: true, Null: true},
+			AddrRow{Statement: "CopyPlainData", Type: "C", Name: "name", OpType: "optype", Variant: "p2p", Index: -1,
+				Offset: -1, Size: -1, DataSize: 64, Status: "null", OM2: true, Path: "path", Region: 3}},
+		{gelog.OpAddress{Statement: "get failed", DataSize: -1, Failed: true, Null: true},
+			AddrRow{Statement: "get failed", Name: "name", OpType: "optype", Status: "failed", Path: "path", Region: 3}},
+	} {
 		var got AddrRow
 		junk(reflect.ValueOf(&got).Elem())
-		setAddrRow(&got, r, "name", "optype", "path", 3)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want)
+		setAddrRow(&got, &c.in, "name", "optype", "path", 3)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, c.want)
 		}
 	}
 }
