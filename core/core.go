@@ -329,14 +329,11 @@ func capDiagnostics(rep *model.Report, max int) {
 }
 
 // chunkScratch is what a parsing worker carries from chunk to chunk: the
-// line-start buffer, and what its last chunk's tape needed (rows per
-// candidate line, text and rare entries per row), to size the next tape. A
-// tape that outgrows a buffer copies it into memory touched for the first
-// time (node names run from 10 to 100 bytes; a fixed guess of 24 made the
-// text grow in every chunk of the 560 MB benchmark), and one sized for every
-// candidate line held twice the rows needed where a third of the candidates
-// are not Set rows (load-time addresses): 30 MB of the 92 MB of tapes on
-// that benchmark, all of it prefaulted.
+// line-start buffer, and what its last chunk's tape needed (Set rows per
+// candidate line, name text and rare entries per row), to size the next
+// tape (tapeSize). A tape that outgrows a buffer copies it into memory
+// touched for the first time, and one sized too big touches memory for
+// nothing (prefault).
 type chunkScratch struct {
 	cand        []int
 	sized       bool // the fields below describe a previous chunk
