@@ -200,7 +200,12 @@
         postMessage({id, err: String((err && err.message) || err)});
       }
     };
+    // The buffers (16 MiB each, at most 4) are let go after 10 s without
+    // a request, so an idle page does not keep them.
+    let idle = 0;
     onmessage = (e) => {
+      clearTimeout(idle);
+      idle = setTimeout(() => { pool.length = 0; }, 10000);
       if (e.data.slices) { // ?read=slices: the reads of browsers without byte streams
         byob = false;
         return;
