@@ -388,7 +388,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	var set gelog.SetRow
 	// Sized for the usual mix (nearly all candidates are rows) so that
 	// neither grows.
-	r.items = make([]item, 0, len(cand))
+	r.items = make([]item, 0, nCand)
 	prefault.Slice(r.items)
 	r.tape = gelog.NewRowTape(sc.tapeSize(nCand))
 	r.hints = map[model.HintKey]model.Hint{}

@@ -269,6 +269,15 @@ func grow[T any](s []T) []T {
 	return append(n, s...)
 }
 
+// nextSlot grows s by one element (grow's doubling) and returns it with a
+// pointer to the new element, for lists whose rows are stored field by
+// field (setRow). The element may hold an older value.
+func nextSlot[T any](s []T) ([]T, *T) {
+	n := len(s)
+	s = grow(s)[:n+1]
+	return s, &s[n]
+}
+
 // graphFor finds the graph a statement names, opening a new instance when a
 // row arrives after the graph's AfterAssignMemory (a recompilation).
 func (b *Builder) graphFor(pid int64, name string, memtype int64, _ int64, reopen bool) *Graph {
@@ -296,9 +305,9 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		g = b.graph(in, r.MemType, r.File, r.Line)
 		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
 	}
-	n := len(g.Rows)
-	g.Rows = grow(g.Rows)[:n+1]
-	setRow(&g.Rows[n], r)
+	var w *Row
+	g.Rows, w = nextSlot(g.Rows)
+	setRow(w, r)
 }
 
 // setRow stores the model row of r in w, field by field: assigning a Row

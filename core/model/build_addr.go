@@ -99,9 +99,9 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 			region = i + 1
 		}
 	}
-	n := len(ac.Rows)
-	ac.Rows = grow(ac.Rows)[:n+1]
-	setAddrRow(&ac.Rows[n], r, b.Intern(r.Name), b.Intern(r.OpType), b.Path(r.File), region)
+	var w *AddrRow
+	ac.Rows, w = nextSlot(ac.Rows)
+	setAddrRow(w, r, b.Intern(r.Name), b.Intern(r.OpType), b.Path(r.File), region)
 }
 
 // setAddrRow stores the address row of r in w, field by field, as setRow
