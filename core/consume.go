@@ -46,6 +46,7 @@ type fileOutcome struct {
 func newConsumer(p *pipeline) *consumer {
 	c := &consumer{p: p, b: model.NewBuilder(nil), hints: map[model.HintKey]model.Hint{}, inOrder: !p.opt.alwaysMerge}
 	c.b.SizeHints(c.hints)
+	c.b.SummaryOnly = p.opt.Summary
 	return c
 }
 

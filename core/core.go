@@ -270,6 +270,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 	if !c.inOrder {
 		b = model.NewBuilder(c.paths)
 		b.SizeHints(c.hints)
+		b.SummaryOnly = p.opt.Summary
 		mergeByTime(c.streams, b.Add)
 	}
 	rep := b.R

@@ -41,6 +41,11 @@ type Builder struct {
 
 	// families of issue "load- and run-time memory" keep their state here
 	other *otherState
+
+	// SummaryOnly drops what only the detail analyses read: operator
+	// address rows (the address checks of "imas report") are parsed and
+	// counted but not kept. Set it before the first Add.
+	SummaryOnly bool
 }
 
 type graphKey struct {

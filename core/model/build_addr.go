@@ -93,6 +93,9 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 		s.checks[k] = ac
 		s.order = append(s.order, ac)
 	}
+	if b.SummaryOnly {
+		return
+	}
 	region := 0
 	if c := addressClass(r.Type); c != "" && isOperatorAddress(r.Statement) {
 		if i, ok := s.cur[regionKey{r.PID, r.GraphID, c}]; ok {
