@@ -32,6 +32,11 @@ type Source struct {
 	Name string
 	Size int64 // -1 if unknown
 	Open func() (io.ReadCloser, error)
+	// Inflate, if set, opens the source decompressed by the host; it is
+	// used when the source turns out to be gzip (hostgzip.go). Open must
+	// then be callable again: Go's inflater takes over from a host that
+	// stops early.
+	Inflate func() (HostInflater, error)
 }
 
 // Limits bound what archives may expand to (decompression bombs).
@@ -185,7 +190,7 @@ func Walk(src Source, lim Limits, fn func(Leaf) error, diag func(Diag)) error {
 	}
 	defer rc.Close()
 	cr := &countReader{r: rc}
-	w := &walker{lim: lim, fn: fn, diag: diag, outer: cr}
+	w := &walker{lim: lim, fn: fn, diag: diag, outer: cr, src: src}
 	var ra io.ReaderAt
 	if f, ok := rc.(*os.File); ok && src.Size >= 0 {
 		ra = countReaderAt{f, cr} // zip reads here: the ratio limit must see it
@@ -204,6 +209,7 @@ type walker struct {
 	outer    *countReader // compressed bytes read from the source
 	expanded int64
 	bomb     error // set when the limits are passed: nothing more is read
+	src      Source
 }
 
 // walk reads one input: an archive's members are named after name, and a
@@ -229,6 +235,15 @@ func (w *walker) walk(name, as string, r io.Reader, ra io.ReaderAt, size int64, 
 		inner := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".tgz")
 		if strings.HasSuffix(name, ".tgz") {
 			inner += ".tar"
+		}
+		// The header is read by Go either way, so that a bad one is
+		// reported alike; the host inflates from the start of the source.
+		if depth == 0 && w.src.Inflate != nil {
+			if host, err := w.src.Inflate(); err == nil {
+				hr := &hostGzip{name: name, host: host, reopen: w.src.Open, outer: w.outer}
+				defer hr.Close()
+				return w.walk(inner, as, hr, nil, -1, depth+1)
+			}
 		}
 		return w.walk(inner, as, &errTag{r: zr, path: name}, nil, -1, depth+1)
 	case len(head) >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")):

@@ -1,7 +1,11 @@
 package pagetest
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -79,4 +83,99 @@ func nativeGraphs(t *testing.T, files ...string) []truthGraph {
 		out = append(out, truthGraph{PID: pid, Graph: g.Graph, MemType: g.MemType, MemorySize: g.MemorySize, Tensors: g.Tensors})
 	}
 	return out
+}
+
+// TestGzipInflaters loads .gz files that the browser's DecompressionStream
+// reads only in part (a second gzip member, which Chromium refuses; a cut
+// file; a corrupt one) and a tar.gz, with the browser inflating in the
+// reader worker and, with ?inflate=go, with Go's inflater alone. Every
+// graph row must be what the core shows natively for the same file; the
+// engine's last progress says how much text the browser inflated.
+func TestGzipInflaters(t *testing.T) {
+	dir := t.TempDir()
+	text, err := gen.Log("large", 30<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	one := gzipBytes(t, text)
+	// Members split mid-line, past the first 16 MiB piece.
+	cut := 21<<20 + 777
+	multi := append(gzipBytes(t, text[:cut]), gzipBytes(t, text[cut:])...)
+	corrupt := bytes.Clone(one)
+	corrupt[len(corrupt)*7/10] ^= 0x55
+	var tb bytes.Buffer
+	tw := tar.NewWriter(&tb)
+	for i, part := range [][]byte{text[:cut], text[cut:]} {
+		tw.WriteHeader(&tar.Header{Name: "plog/plog-" + strconv.Itoa(i) + ".log", Mode: 0o644, Size: int64(len(part)), Typeflag: tar.TypeReg})
+		tw.Write(part)
+	}
+	tw.Close()
+	cases := []struct {
+		name string
+		b    []byte
+		// what the browser inflates: all the text (a tar's text and its
+		// headers), or part of it
+		all, part bool
+	}{
+		{"one.log.gz", one, true, false},
+		{"multi.log.gz", multi, false, true},
+		{"cut.log.gz", one[:len(one)*6/10], false, true},
+		{"corrupt.log.gz", corrupt, false, true},
+		{"plog.tar.gz", gzipBytes(t, tb.Bytes()), true, false},
+	}
+	for _, query := range []string{"", "?inflate=go"} {
+		t.Run("query="+query, func(t *testing.T) {
+			b := newTab(t, 4*time.Minute)
+			b.open(t, query)
+			for i, c := range cases {
+				p := write(c.name, c.b)
+				want := nativeGraphs(t, p)
+				if len(want) == 0 {
+					t.Fatalf("%s: no graphs natively", c.name)
+				}
+				b.load(t, i+1, p)
+				checkFigures(t, b.shownGraphs(t), want)
+				var prog struct {
+					Inflated int64 `json:"inflated"`
+					Bytes    int64 `json:"bytes"`
+				}
+				var js string
+				b.eval(t, `imasPage.progress || '{}'`, &js)
+				if err := json.Unmarshal([]byte(js), &prog); err != nil {
+					t.Fatalf("%s: progress %q: %v", c.name, js, err)
+				}
+				switch {
+				case prog.Bytes <= 0:
+					t.Errorf("%s: no final progress (%s)", c.name, js)
+				case query != "":
+					if prog.Inflated != 0 {
+						t.Errorf("%s: the browser inflated %d bytes with ?inflate=go", c.name, prog.Inflated)
+					}
+				case c.all && prog.Inflated < prog.Bytes, c.part && (prog.Inflated <= 0 || prog.Inflated >= int64(len(text))):
+					t.Errorf("%s: the browser inflated %d of %d bytes of text", c.name, prog.Inflated, prog.Bytes)
+				}
+			}
+			b.clean(t)
+		})
+	}
+}
+
+func gzipBytes(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

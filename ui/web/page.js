@@ -155,16 +155,18 @@
       const i = pool.findIndex((b) => b.byteLength >= n);
       return i >= 0 ? pool.splice(i, 1)[0] : new ArrayBuffer(n);
     };
-    const streamAt = (file, off) => {
-      if (cur && cur.file === file && cur.pos === off) return cur;
+    // key names the engine's reader of a File: a File posted here is a new
+    // object each time, so it cannot say which stream goes on.
+    const streamAt = (file, off, key) => {
+      if (cur && key !== undefined && cur.key === key && cur.pos === off) return cur;
       if (cur) cur.reader.cancel().catch(() => {});
       cur = null;
       const reader = file.slice(off).stream().getReader({mode: 'byob'});
-      cur = {file, pos: off, reader};
+      cur = {key, pos: off, reader};
       return cur;
     };
-    const readStream = async (file, off, end) => {
-      const st = streamAt(file, off);
+    const readStream = async (file, off, end, key) => {
+      const st = streamAt(file, off, key);
       let buf = bufferFor(end - off), n = 0;
       while (n < end - off) {
         const {done, value} = await st.reader.read(new Uint8Array(buf, n, end - off - n));
@@ -175,12 +177,67 @@
       st.pos += n;
       return {b: buf, n};
     };
-    const serve = async ({id, file, off, end}) => {
+    // A gzip File read decompressed by the browser's DecompressionStream
+    // (native, on this thread) in pieces of up to want bytes, in order. The
+    // compressed bytes the stream consumed (c) go with each piece: the
+    // engine's expansion-ratio limit compares against them. An error after
+    // some bytes of a piece comes with the next request, after those bytes.
+    let inf = null;
+    const inflateStart = (file) => {
+      if (inf) inf.reader.cancel().catch(() => {});
+      const st = {file, comp: 0, left: null, err: null, reader: null};
+      const count = new TransformStream({transform(ch, ctl) { st.comp += ch.byteLength; ctl.enqueue(ch); }});
+      st.reader = file.stream().pipeThrough(count).pipeThrough(new DecompressionStream('gzip')).getReader();
+      inf = st;
+      return st;
+    };
+    const inflateServe = async ({id, file, inflate, want}) => {
+      // One stream at a time: the engine reads its sources one after the
+      // other. (A File posted here is a new object each time: it cannot
+      // tell the streams apart.)
+      if (inflate === 'stop') {
+        if (inf) inf.reader.cancel().catch(() => {});
+        inf = null;
+        return;
+      }
+      try {
+        if (inflate !== 'start' && !inf) throw new Error('inflate: the stream was lost');
+        const st = inflate === 'start' ? inflateStart(file) : inf;
+        if (st.err) throw st.err;
+        const buf = bufferFor(want), u = new Uint8Array(buf, 0, want);
+        let n = 0;
+        while (n < want) {
+          let v = st.left;
+          st.left = null;
+          if (!v) {
+            let r;
+            try {
+              r = await st.reader.read();
+            } catch (err) {
+              if (n === 0) throw err;
+              st.err = err;
+              break;
+            }
+            if (r.done) break;
+            v = r.value;
+          }
+          const k = Math.min(v.byteLength, want - n);
+          u.set(k === v.byteLength ? v : v.subarray(0, k), n);
+          if (k < v.byteLength) st.left = v.subarray(k);
+          n += k;
+        }
+        postMessage({id, b: buf, n, c: st.comp}, [buf]);
+      } catch (err) {
+        inf = null;
+        postMessage({id, err: String((err && err.message) || err)});
+      }
+    };
+    const serve = async ({id, file, off, end, key}) => {
       try {
         let r = null;
         if (byob) {
           try {
-            r = await readStream(file, off, end);
+            r = await readStream(file, off, end, key);
           } catch (err) {
             // Slices are read by offset, so this one is read again below,
             // whatever the stream had consumed; a TypeError means there are
@@ -214,7 +271,7 @@
         if (pool.length < 4) pool.push(e.data.back);
         return;
       }
-      queue = queue.then(() => serve(e.data));
+      queue = queue.then(() => (e.data.inflate ? inflateServe(e.data) : serve(e.data)));
     };
   }
 
@@ -223,14 +280,15 @@
   // imasReturnSlice(view), which gives the view's buffer back for the next
   // reads. Where a worker cannot start one (or it fails to start), slices
   // are read here, as before. slices asks the reader for slices only.
-  function startReader(slices) {
+  function startReader(slices, inflate) {
     if (typeof Worker !== 'function') return;
     const waits = new Map();
     let seq = 0, rd = null;
     const direct = (w) => w.file.slice(w.off, w.end).arrayBuffer().then((b) => w.resolve(new Uint8Array(b)), w.reject);
     const fail = () => {
       rd = null;
-      for (const w of waits.values()) direct(w);
+      // An inflate fails: the engine goes on with its own inflater.
+      for (const w of waits.values()) w.inflate ? w.reject(new Error('the reader worker failed')) : direct(w);
       waits.clear();
     };
     try {
@@ -243,18 +301,38 @@
         if (!w) return;
         waits.delete(e.data.id);
         if (e.data.err !== undefined) w.reject(new Error(e.data.err));
+        else if (w.inflate) w.resolve({b: new Uint8Array(e.data.b, 0, e.data.n), c: e.data.c});
         else w.resolve(new Uint8Array(e.data.b, 0, e.data.n));
       };
     } catch {
       return;
     }
-    globalThis.imasReadSlice = (file, off, end) => new Promise((resolve, reject) => {
+    globalThis.imasReadSlice = (file, off, end, key) => new Promise((resolve, reject) => {
       const w = {file, off, end, resolve, reject};
       if (!rd) return direct(w);
       const id = ++seq;
       waits.set(id, w);
-      rd.postMessage({id, file, off, end});
+      rd.postMessage({id, file, off, end, key});
     });
+    // imasInflate(file, 'start' | 'next', want): a promise of the next
+    // piece {b: Uint8Array, c: compressed bytes consumed} of a gzip File
+    // decompressed by the browser (an empty piece at the end);
+    // imasInflate(file, 'stop') drops the stream. Only where the browser
+    // has DecompressionStream, and not with ?inflate=go.
+    if (inflate && typeof DecompressionStream === 'function' && typeof TransformStream === 'function') {
+      globalThis.imasInflate = (file, mode, want) => {
+        if (mode === 'stop') {
+          if (rd) rd.postMessage({file, inflate: 'stop'});
+          return undefined;
+        }
+        return new Promise((resolve, reject) => {
+          if (!rd) return reject(new Error('no reader worker'));
+          const id = ++seq;
+          waits.set(id, {resolve, reject, inflate: true});
+          rd.postMessage({id, file, inflate: mode, want});
+        });
+      };
+    }
     globalThis.imasReturnSlice = (view) => {
       if (rd && view.buffer.byteLength > 0) rd.postMessage({back: view.buffer}, [view.buffer]);
     };
@@ -265,7 +343,7 @@
   function workerMain() {
     onmessage = async (e) => {
       onmessage = null;
-      startReader(e.data.slices);
+      startReader(e.data.slices, e.data.inflate);
       const go = new Go();
       const inst = await WebAssembly.instantiate(e.data.module, go.importObject);
       await linkVector(e.data.vector, inst);
@@ -282,7 +360,9 @@
     w.addEventListener('error', (e) => fatal(e.message || 'the engine worker failed'));
     // ?read=slices reads Files by slices, as browsers without byte streams
     // do (a test of that path, and a way around a browser's stream bug).
-    w.postMessage({module, vector, slices: new URLSearchParams(location.search).get('read') === 'slices'});
+    // ?inflate=go inflates .gz in Go (wasm) instead of the browser.
+    const q = new URLSearchParams(location.search);
+    w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go'});
     return w;
   }
 
@@ -298,6 +378,10 @@
       window.imasEngine = ch.port1;
     } else {
       window.imasEngine = startWorker(module, vector);
+      // The last progress of an analysis (its final counts), for tests.
+      window.imasEngine.addEventListener('message', (e) => {
+        if (e.data && e.data.kind === 'progress') page.progress = e.data.json;
+      });
     }
     const go = new Go();
     const inst = await WebAssembly.instantiate(module, go.importObject);

@@ -11,7 +11,8 @@ import (
 //	request  {id, op, arg: JSON text, files?: [{file: File, name}]}
 //	reply    {id, kind: "progress" | "done" | "error", json: JSON text, buf?: ArrayBuffer}
 //
-// ops: analyze (files into arg.slot; progress replies, then a View), cancel
+// ops: analyze (files into arg.slot; progress replies, the last one with the
+// final counts, then a View), cancel
 // (arg.target: the analyze request), view, graph, tensors (arg.query), tensor,
 // find, diff, map and poolmap (JSON MapMeta + buffer), and output (JSON
 // mime + buffer). The
@@ -23,6 +24,9 @@ type Progress struct {
 	Read    int64   `json:"read"`  // input bytes consumed (as given, before decompression)
 	Total   int64   `json:"total"` // input bytes in all files
 	Seconds float64 `json:"seconds"`
+	// Inflated is the text of .gz inputs that the browser decompressed (in
+	// the reader worker); the rest of any .gz was inflated in wasm.
+	Inflated int64 `json:"inflated"`
 }
 
 // progressEvery spaces progress messages: each one costs the page a render.

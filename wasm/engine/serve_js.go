@@ -183,20 +183,21 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.cancel.Delete(id)
 		cancel()
 	}()
-	var read atomic.Int64
+	var read, inflated atomic.Int64
 	var srcs []input.Source
 	p := Progress{}
 	for i := 0; i < files.Length(); i++ {
 		f := files.Index(i)
-		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &read))
+		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &read, &inflated))
 		p.Total += srcs[i].Size
 	}
 	start := time.Now()
 	last := start
 	_, err := sv.s.Analyze(ctx, slot, srcs, func(cp core.Progress) {
+		p.Progress = cp
 		if now := time.Now(); now.Sub(last) >= progressEvery {
 			last = now
-			p.Progress, p.Read, p.Seconds = cp, read.Load(), now.Sub(start).Seconds()
+			p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
 			sv.reply(id, "progress", p, js.Undefined())
 		}
 	})
@@ -204,6 +205,8 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.reply(id, "error", err.Error(), js.Undefined())
 		return
 	}
+	p.Read, p.Seconds, p.Inflated = read.Load(), time.Since(start).Seconds(), inflated.Load()
+	sv.reply(id, "progress", p, js.Undefined())
 	v, err := sv.s.View(slot)
 	if err != nil {
 		sv.reply(id, "error", err.Error(), js.Undefined())
