@@ -19,7 +19,7 @@ func TestReadExperiment(t *testing.T) {
 	if os.Getenv("READEXP") == "" {
 		t.Skip("READEXP not set")
 	}
-	plain, _ := inputs(t)
+	plain, gz := inputs(t)
 	st, _ := os.Stat(plain)
 	variants := map[string]string{
 		"slice16-d1": `async (f) => { const n = 16 << 20; let next = f.slice(0, n).arrayBuffer(), s = 0;
@@ -52,6 +52,36 @@ func TestReadExperiment(t *testing.T) {
 			'const read = (file, off, end) => new Promise((r) => { const id = ++seq; waits.set(id, r); rd.postMessage({id, file, off, end}); });' +
 			'onmessage = async (e) => { const f = e.data, n = 16 << 20; let next = read(f, 0, n), s = 0; for (let off = 0; off < f.size; off += n) { const b = await next; if (off + n < f.size) next = read(f, off + n, off + 2 * n); s += new Uint8Array(b)[0]; const t = performance.now(); while (performance.now() - t < 60) {} } rd.terminate(); postMessage(s); };';
 			const w = new Worker(URL.createObjectURL(new Blob([src]))); w.onmessage = (e) => { w.terminate(); res(e.data); }; w.postMessage(f); })`
+	// .gz variants (the File is the gzipped log; MB/s of text): the
+	// browser's DecompressionStream, alone, with the engine's counting
+	// stage, and into 16 MiB pieces as page.js's reader worker does.
+	variants["gz-inflate"] = `async (f) => { const r = f.stream().pipeThrough(new DecompressionStream('gzip')).getReader(); let s = 0, k = 0;
+			for (;;) { const {done, value} = await r.read(); if (done) break; s += value[0]; k++; } return k; }`
+	variants["gz-inflate-count"] = `async (f) => { let c = 0; const t = new TransformStream({transform(ch, ctl) { c += ch.byteLength; ctl.enqueue(ch); }});
+			const r = f.stream().pipeThrough(t).pipeThrough(new DecompressionStream('gzip')).getReader(); let s = 0;
+			for (;;) { const {done, value} = await r.read(); if (done) break; s += value[0]; } return c; }`
+	variants["gz-inflate-pieces"] = `async (f) => { const r = f.stream().pipeThrough(new DecompressionStream('gzip')).getReader(); const want = 16 << 20; let buf = new Uint8Array(want), n = 0, s = 0;
+			for (;;) { const {done, value} = await r.read(); if (done) break; let v = value; while (v.byteLength) { const k = Math.min(v.byteLength, want - n); buf.set(v.subarray(0, k), n); n += k; v = v.subarray(k); if (n === want) { s += buf[0]; n = 0; } } } return s; }`
+	variants["gz-inflate-worker"] = `(f) => new Promise((res) => { const src = 'onmessage = async (e) => { const r = e.data.stream().pipeThrough(new DecompressionStream("gzip")).getReader(); let s = 0; for (;;) { const {done, value} = await r.read(); if (done) break; s += value[0]; } postMessage(s); };';
+			const w = new Worker(URL.createObjectURL(new Blob([src]))); w.onmessage = (e) => { w.terminate(); res(e.data); }; w.postMessage(f); })`
+	if os.Getenv("READEXP") == "gz" {
+		for round := 0; round < 3; round++ {
+			for _, name := range []string{"gz-inflate", "gz-inflate-count", "gz-inflate-pieces", "gz-inflate-worker"} {
+				b := newTab(t, 5*time.Minute)
+				b.open(t, "")
+				b.run(t, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+				b.eval(t, `(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-file'; document.body.append(i); })()`, nil)
+				b.run(t, chromedp.SetUploadFiles(`#bench-file`, []string{gz}, chromedp.ByQuery))
+				var secs float64
+				b.run(t, chromedp.Evaluate(`(async () => { const f = document.getElementById('bench-file').files[0], t0 = performance.now();
+					await (`+variants[name]+`)(f); return (performance.now() - t0) / 1000; })()`, &secs,
+					func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+				t.Logf("%-18s %6.1f MB/s of text", name, float64(st.Size())/1e6/secs)
+				b.clean(t)
+			}
+		}
+		return
+	}
 	order := []string{"slice16-d1", "slice16-d3", "slice4-d4", "slice64-d1", "stream", "stream-byob", "worker-sync16", "worker-slice16-d1",
 		"busy60-alone", "worker-busy60", "nested-busy60", "main-to-busy60"}
 	for round := 0; round < 3; round++ {
