@@ -72,7 +72,7 @@ var ErrNoInput = errors.New("no input could be read")
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
 func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
-	return AnalyzeSeq(ctx, slices.Values(srcs), opt)
+	return AnalyzeSeq(ctx, slices.Values(input.MarkUnique(srcs)), opt)
 }
 
 // AnalyzeSeq is Analyze over sources that come into being one at a time,
@@ -196,7 +196,7 @@ func (p *pipeline) source(s input.Source) {
 		p.prog.Files = len(p.files)
 		p.prog.Path = l.Path
 		seq := 0
-		st, err := input.Chunks(l.R, p.opt.MaxLine, func(c *input.Chunk) error {
+		st, err := input.Chunks(l.R, p.opt.MaxLine, !l.Unique, func(c *input.Chunk) error {
 			if err := p.ctx.Err(); err != nil {
 				c.Release()
 				return err
@@ -232,8 +232,8 @@ func (p *pipeline) source(s input.Source) {
 // dropIfDuplicate frees the parsed records of a leaf whose content was
 // already read, as soon as the leaf ends, so duplicates cost no memory.
 func (p *pipeline) dropIfDuplicate(fs *fileState) {
-	if fs.readErr != nil || fs.stats.Bytes == 0 {
-		return
+	if fs.readErr != nil || fs.stats.Bytes == 0 || !fs.stats.Hashed {
+		return // a Unique leaf (input.MarkUnique) has no duplicate
 	}
 	c := content{fs.stats.Hash, fs.stats.Bytes}
 	if p.seen == nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,6 +88,35 @@ func TestDuplicateInputsReadOnce(t *testing.T) {
 	}
 	if one.Inputs.Lines != two.Inputs.Lines {
 		t.Errorf("lines %d vs %d", one.Inputs.Lines, two.Inputs.Lines)
+	}
+}
+
+// TestDuplicateFilesOnDisk: files on disk are hashed only when another
+// file has their size (input.MarkUnique); a copy is still found, and files
+// of other sizes are all read.
+func TestDuplicateFilesOnDisk(t *testing.T) {
+	log, err := os.ReadFile("../testdata/samples/basic/plog-1311101_20261202080000000.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var srcs []input.Source
+	for _, f := range []struct {
+		name string
+		text []byte
+	}{{"a.log", log}, {"longer.log", append(bytes.Clone(log), log[:100]...)}, {"copy.log", log}, {"shorter.log", log[:len(log)/2]}} {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, f.text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, input.FileSource(p))
+	}
+	rep := run(t, srcs...)
+	if got := rep.Inputs.Duplicates; len(got) != 1 || filepath.Base(got[0]) != "copy.log" {
+		t.Errorf("duplicates = %v, want copy.log", got)
+	}
+	if got := rep.Inputs.Files; len(got) != 3 {
+		t.Errorf("files read = %v, want a.log, longer.log and shorter.log", got)
 	}
 }
 

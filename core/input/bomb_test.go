@@ -89,7 +89,7 @@ func TestBombStopsTheWalk(t *testing.T) {
 			var diags []Diag
 			err := Walk(countingSource("b.tgz", data, &read), tc.lim, func(l Leaf) error {
 				paths = append(paths, l.Path)
-				_, err := Chunks(l.R, 1<<16, func(c *Chunk) error { c.Release(); return nil })
+				_, err := Chunks(l.R, 1<<16, true, func(c *Chunk) error { c.Release(); return nil })
 				if !errors.Is(err, ErrBomb) {
 					t.Errorf("%s: read error %v, want ErrBomb", l.Path, err)
 				}

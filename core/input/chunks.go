@@ -71,6 +71,7 @@ type blockHash struct {
 	sum uint64
 	n   int64
 	buf []byte // a block being filled
+	off bool   // count the bytes only
 }
 
 const hashBlock = 64 << 10
@@ -82,6 +83,9 @@ const readPiece = 256 << 10
 
 func (h *blockHash) Write(p []byte) {
 	h.n += int64(len(p))
+	if h.off {
+		return
+	}
 	if len(h.buf) > 0 {
 		k := min(len(p), hashBlock-len(h.buf))
 		h.buf = append(h.buf, p[:k]...)
@@ -114,16 +118,18 @@ func (h *blockHash) sum64() uint64 {
 
 // ReadStats describes one leaf after Chunks returned.
 type ReadStats struct {
-	Bytes int64
-	Hash  uint64 // content hash, for duplicate detection
+	Bytes  int64
+	Hash   uint64 // content hash, for duplicate detection
+	Hashed bool   // Hash is set (Chunks with hash)
 }
 
 // Chunks reads r to the end and calls fn with consecutive chunks of whole
 // lines. Memory stays bounded by a few ChunkSize buffers whatever the line
 // lengths. It returns the first read error (after handing over everything
-// read before it) or fn's error.
-func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) {
-	h := blockHash{buf: make([]byte, 0, hashBlock)}
+// read before it) or fn's error. With hash false the stats have no content
+// hash (a Unique leaf).
+func Chunks(r io.Reader, maxLine int, hash bool, fn func(*Chunk) error) (ReadStats, error) {
+	h := blockHash{buf: make([]byte, 0, hashBlock), off: !hash}
 	var st ReadStats
 	bp := bufPool.Get()
 	buf := *bp
@@ -199,7 +205,7 @@ func Chunks(r io.Reader, maxLine int, fn func(*Chunk) error) (ReadStats, error) 
 	} else {
 		bufPool.Put(&buf)
 	}
-	st.Hash = h.sum64()
+	st.Hash, st.Hashed = h.sum64(), hash
 	if rerr == io.EOF {
 		rerr = nil
 	}

@@ -17,7 +17,7 @@ func FuzzWalk(f *testing.F) {
 		lim := Limits{MaxExpanded: 8 << 20, MaxZipSpool: 8 << 20}
 		var total int64
 		Walk(BytesSource("f", data), lim, func(l Leaf) error {
-			st, _ := Chunks(l.R, 4096, func(c *Chunk) error {
+			st, _ := Chunks(l.R, 4096, true, func(c *Chunk) error {
 				if len(c.Data) == 0 || c.Data[len(c.Data)-1] != '\n' {
 					t.Fatalf("chunk does not end in a newline")
 				}

@@ -138,7 +138,7 @@ func TestHostInflateBombLimit(t *testing.T) {
 	src := withHost(BytesSource("z.log.gz", data), data, 0, &opened)
 	var readErr error
 	err := Walk(src, lim, func(l Leaf) error {
-		_, readErr = Chunks(l.R, 1<<16, func(c *Chunk) error { c.Release(); return nil })
+		_, readErr = Chunks(l.R, 1<<16, true, func(c *Chunk) error { c.Release(); return nil })
 		return nil
 	}, func(Diag) {})
 	if opened != 1 || !errors.Is(err, ErrBomb) || !errors.Is(readErr, ErrBomb) {

@@ -37,6 +37,11 @@ type Source struct {
 	// then be callable again: Go's inflater takes over from a host that
 	// stops early.
 	Inflate func() (HostInflater, error)
+	// Unique says that no other source of the run can hold this source's
+	// content (MarkUnique): its text needs no content hash.
+	Unique bool
+
+	file string // the path of a FileSource
 }
 
 // Limits bound what archives may expand to (decompression bombs).
@@ -148,7 +153,7 @@ func FileSource(name string) Source {
 	if st, err := os.Stat(name); err == nil {
 		size = st.Size()
 	}
-	return Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(name) }}
+	return Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(name) }, file: name}
 }
 
 // BytesSource is a Source over an in-memory buffer.
@@ -175,6 +180,9 @@ func ReaderSource(name string, size int64, r io.Reader) Source {
 type Leaf struct {
 	Path string
 	R    io.Reader
+	// Unique: the leaf is the whole of a Unique source, and cannot be a
+	// duplicate of another leaf, nor another one of it.
+	Unique bool
 }
 
 // Walk opens src and calls fn for every leaf, in archive order. Problems that
@@ -218,8 +226,8 @@ type walker struct {
 func (w *walker) walk(name, as string, r io.Reader, ra io.ReaderAt, size int64, depth int) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(512)
-	switch {
-	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+	switch archiveKind(head) {
+	case "gzip":
 		if depth >= w.lim.MaxDepth {
 			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
 			break
@@ -246,29 +254,39 @@ func (w *walker) walk(name, as string, r io.Reader, ra io.ReaderAt, size int64, 
 			}
 		}
 		return w.walk(inner, as, &errTag{r: zr, path: name}, nil, -1, depth+1)
-	case len(head) >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")):
+	case "zip":
 		if depth >= w.lim.MaxDepth {
 			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		return w.zip(name, br, ra, size, depth)
-	case isTar(head):
+	case "tar":
 		if depth >= w.lim.MaxDepth {
 			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		return w.tar(name, br, depth)
 	}
-	return w.leaf(as, br)
+	return w.leaf(as, br, depth == 0 && w.src.Unique)
 }
 
-func isTar(h []byte) bool {
-	return len(h) >= 262 && bytes.Equal(h[257:262], []byte("ustar"))
+// archiveKind names the archive format whose magic bytes start head, ""
+// for text.
+func archiveKind(head []byte) string {
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		return "gzip"
+	case len(head) >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")):
+		return "zip"
+	case len(head) >= 262 && bytes.Equal(head[257:262], []byte("ustar")):
+		return "tar"
+	}
+	return ""
 }
 
-func (w *walker) leaf(name string, r io.Reader) error {
+func (w *walker) leaf(name string, r io.Reader, unique bool) error {
 	lr := &limitReader{r: r, w: w, path: name}
-	if err := w.fn(Leaf{Path: name, R: lr}); err != nil {
+	if err := w.fn(Leaf{Path: name, R: lr, Unique: unique}); err != nil {
 		return err
 	}
 	// Past the limits, stop: even skipping to the next tar header would

@@ -64,7 +64,7 @@ func leaves(t *testing.T, src Source, lim Limits) (map[string]string, []Diag, []
 	var errs []error
 	Walk(src, lim, func(l Leaf) error {
 		var b strings.Builder
-		_, err := Chunks(l.R, 1<<16, func(c *Chunk) error {
+		_, err := Chunks(l.R, 1<<16, true, func(c *Chunk) error {
 			b.Write(c.Data)
 			c.Release()
 			return nil
@@ -163,7 +163,7 @@ func TestChunksLongLines(t *testing.T) {
 	in := "a\n" + huge + "\nb\n" + strings.Repeat("y", 70000) + "\nc"
 	var lines []string
 	var cuts int
-	st, err := Chunks(strings.NewReader(in), 1000, func(c *Chunk) error {
+	st, err := Chunks(strings.NewReader(in), 1000, true, func(c *Chunk) error {
 		cuts += len(c.Cut)
 		for _, l := range strings.SplitAfter(string(c.Data), "\n") {
 			if l != "" {
@@ -194,7 +194,7 @@ func TestChunksSplitAcrossReads(t *testing.T) {
 	// A reader returning one byte at a time must give the same lines.
 	in := "one\ntwo\r\nthree"
 	var got strings.Builder
-	_, err := Chunks(io.MultiReader(oneByte{strings.NewReader(in)}), 100, func(c *Chunk) error {
+	_, err := Chunks(io.MultiReader(oneByte{strings.NewReader(in)}), 100, true, func(c *Chunk) error {
 		got.Write(c.Data)
 		return nil
 	})
@@ -208,7 +208,7 @@ func TestSameContentSameHash(t *testing.T) {
 	h := func(b []byte) uint64 {
 		var out uint64
 		Walk(BytesSource("x", b), Limits{}, func(l Leaf) error {
-			st, _ := Chunks(l.R, 100, func(c *Chunk) error { return nil })
+			st, _ := Chunks(l.R, 100, true, func(c *Chunk) error { return nil })
 			out = st.Hash
 			return nil
 		}, func(Diag) {})
