@@ -23,6 +23,10 @@ type Envelope struct {
 	Alloc  []byte // "allocator_2" / "rts_allocator_1" tag (E3), without brackets
 	Func   []byte // function token, may contain "::"
 	Msg    []byte // message after "Func:"; for lines without a function token, the body
+
+	// times is kept from one Parse to the next: the lines of a log share
+	// their date, hour and minute for long runs.
+	times timeCache
 }
 
 // levels known to the CANN logger; the prefix search uses them to tolerate
@@ -34,7 +38,8 @@ var levels = [][]byte{[]byte("[INFO] "), []byte("[DEBUG] "), []byte("[WARNING] "
 // A line whose header is damaged still yields as much as could be read; the
 // message is then the rest of the line after the last header field read.
 func Parse(line []byte, e *Envelope) bool {
-	*e = Envelope{TID: -1}
+	times := e.times
+	*e = Envelope{TID: -1, times: times}
 	start := 0
 	if len(line) == 0 || line[0] != '[' || !isLevelAt(line, 0) {
 		// Tolerate a prefix such as grep's "file:line:" within the first 512 bytes.
@@ -78,7 +83,7 @@ func Parse(line []byte, e *Envelope) bool {
 	e.PID = pid
 	p = p[comma+1:]
 	// Process names may contain ')' in theory; the header ends at "):<digit>".
-	end := bytes.Index(p, []byte("):"))
+	end := headerEnd(p)
 	if end < 0 {
 		e.Msg = line
 		return false
@@ -88,11 +93,11 @@ func Parse(line []byte, e *Envelope) bool {
 	// Timestamp up to the next space.
 	sp := bytes.IndexByte(p, ' ')
 	if sp < 0 {
-		e.Time = parseTime(p)
+		e.Time = e.times.parse(p)
 		e.Msg = nil
 		return true
 	}
-	e.Time = parseTime(p[:sp])
+	e.Time = e.times.parse(p[:sp])
 	p = p[sp+1:]
 	// [file:line] (optional: old DRV lines go straight to "[ascend]").
 	if len(p) > 0 && p[0] == '[' {
@@ -197,6 +202,9 @@ func findLevel(line []byte) int {
 func splitFunc(p []byte) (fn, msg []byte, ok bool) {
 	for i := 0; i < len(p) && i < 256; i++ {
 		c := p[i]
+		if funcByte[c] {
+			continue
+		}
 		if c == ':' {
 			if i+1 < len(p) && p[i+1] == ':' {
 				i++
@@ -207,11 +215,32 @@ func splitFunc(p []byte) (fn, msg []byte, ok bool) {
 			}
 			return p[:i], p[i+1:], true
 		}
-		if !(c == '_' || c == '~' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return nil, nil, false
-		}
+		return nil, nil, false
 	}
 	return nil, nil, false
+}
+
+// funcByte holds the bytes of a function token other than ':'.
+var funcByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c == '~' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
+
+// headerEnd is the index of the first "):" in p, -1 if none.
+func headerEnd(p []byte) int {
+	for off := 0; ; {
+		i := bytes.IndexByte(p[off:], ')')
+		if i < 0 {
+			return -1
+		}
+		off += i
+		if off+1 < len(p) && p[off+1] == ':' {
+			return off
+		}
+		off++
+	}
 }
 
 func isIdent(b []byte) bool {
@@ -243,27 +272,51 @@ func atoi(b []byte) (int64, bool) {
 // parseTime reads "YYYY-MM-DD-hh:mm:ss.mmm.uuu" into microseconds since
 // 2000-01-01 using a proleptic day count; 0 when malformed.
 func parseTime(b []byte) int64 {
+	var c timeCache
+	return c.parse(b)
+}
+
+// timeCache is parseTime that remembers the minute of the last time read:
+// the next time in the same minute only reads its seconds.
+type timeCache struct {
+	minute [17]byte // "YYYY-MM-DD-hh:mm:"
+	base   int64    // that minute in microseconds
+	ok     bool
+}
+
+func (c *timeCache) parse(b []byte) int64 {
 	if len(b) < 27 || b[4] != '-' || b[7] != '-' || b[10] != '-' || b[13] != ':' || b[16] != ':' || b[19] != '.' || b[23] != '.' {
 		return 0
 	}
-	num := func(s []byte) int64 {
-		var n int64
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			n = n*10 + int64(c-'0')
+	if !c.ok || string(b[:17]) != string(c.minute[:]) {
+		y, mo, d := digits(b[0:4]), digits(b[5:7]), digits(b[8:10])
+		h, mi := digits(b[11:13]), digits(b[14:16])
+		if y < 2000 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0 {
+			c.ok = false
+			return 0
 		}
-		return n
+		days := daysFromCivil(y, mo, d) - daysFromCivil(2000, 1, 1)
+		c.base = ((days*24+h)*60 + mi) * 60_000_000
+		copy(c.minute[:], b[:17])
+		c.ok = true
 	}
-	y, mo, d := num(b[0:4]), num(b[5:7]), num(b[8:10])
-	h, mi, s := num(b[11:13]), num(b[14:16]), num(b[17:19])
-	ms, us := num(b[20:23]), num(b[24:27])
-	if y < 2000 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0 || s < 0 || ms < 0 || us < 0 {
+	s, ms, us := digits(b[17:19]), digits(b[20:23]), digits(b[24:27])
+	if s < 0 || ms < 0 || us < 0 {
 		return 0
 	}
-	days := daysFromCivil(y, mo, d) - daysFromCivil(2000, 1, 1)
-	return ((days*24+h)*60+mi)*60_000_000 + s*1_000_000 + ms*1000 + us
+	return c.base + s*1_000_000 + ms*1000 + us
+}
+
+// digits reads a run of decimal digits, -1 if there is another byte.
+func digits(s []byte) int64 {
+	var n int64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
 }
 
 // daysFromCivil is Howard Hinnant's algorithm.

@@ -118,6 +118,29 @@ func TestParseTime(t *testing.T) {
 	}
 }
 
+// TestTimeCache: times read through one Envelope, which remembers the last
+// minute, are those read one by one from scratch, whatever came before
+// (same minute, the next, a bad time, a date that moves back).
+func TestTimeCache(t *testing.T) {
+	times := []string{"2021-10-17-05:54:07.599.074", "2021-10-17-05:54:07.599.075", "2021-10-17-05:54:59.999.999",
+		"2021-10-17-05:55:00.000.000", "2021-10-17-05:55:0x.000.000", "2021-10-17-05:55:01.000.000", "1999-10-17-05:55:01.000.000",
+		"1999-10-17-05:55:02.000.000", "2021-10-17-05:55:01.000.001", "2021-10-16-05:55:01.000.001", "2021-10-16-05:55:01.0x0.001",
+		"2021-10-16-05:55", "2021-10-16-05:55:01.000.002", "2026-12-04-19:00:00.000.000"}
+	var e Envelope
+	for _, tm := range times {
+		line := "[INFO] GE(1,python3):" + tm + " [a.cc:1]2 F:msg"
+		Parse([]byte(line), &e)
+		var fresh Envelope
+		Parse([]byte(line), &fresh)
+		if e.Time != fresh.Time || e.Time != parseTime([]byte(tm)) {
+			t.Errorf("%s: %d after the times before it, %d alone", tm, e.Time, fresh.Time)
+		}
+	}
+	if got, want := parseTime([]byte("2021-10-17-05:55:00.000.000"))-parseTime([]byte("2021-10-17-05:54:59.999.999")), int64(1); got != want {
+		t.Errorf("next minute: %d µs later, want %d", got, want)
+	}
+}
+
 func BenchmarkParse(b *testing.B) {
 	line := []byte("[INFO] GE(2617230,python3):2026-08-12-10:21:33.412.907 [block_mem_assigner.cc:2914]2617301 SetOffsetSize:[IMAS]Set allreduce_graph_0 name[allreduce_op] optype[HcomAllReduce] output[0] offset to [67109376] streamid[1] memtype[2] size[67109376] realsize[67108896] noalignsize[67108864] life time begin[3] life time end[4294967294] child[0:1:0:0:1] isref[0] batch[], block_type[]")
 	var e Envelope
