@@ -414,6 +414,10 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 		end := bytes.IndexByte(data[start:], '\n')
 		if end < 0 {
 			end = len(data) - start
+		} else {
+			// The next line is n+1: the next count starts after this line
+			// (most candidates follow one another).
+			pos, line = start+end+1, n+1
 		}
 		l := data[start : start+end]
 		if isLong {
