@@ -180,9 +180,11 @@ func streamID(b []byte) (int64, numErr) {
 // ']': the value ends at the first "] " that is followed by a "word[" field
 // (or at the last ']' of the message).
 func nameField(msg []byte) (name []byte, rest int, ok, closed bool) {
-	i := bytes.Index(msg, []byte("name["))
-	if i < 0 {
-		return nil, 0, false, false
+	i := 0 // a Set row's message starts with it
+	if !bytes.HasPrefix(msg, []byte("name[")) {
+		if i = bytes.Index(msg, []byte("name[")); i < 0 {
+			return nil, 0, false, false
+		}
 	}
 	v := msg[i+5:]
 	off := i + 5

@@ -152,7 +152,11 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 				return reject(m, line, "bad-field", "child[...] has more than 5 parts")
 			}
 			p := v
-			if c := bytes.IndexByte(v, ':'); c >= 0 {
+			c := 0 // parts are a digit or two: a loop beats IndexByte
+			for c < len(v) && v[c] != ':' {
+				c++
+			}
+			if c < len(v) {
 				p, v = v[:c], v[c+1:]
 			} else {
 				v = nil
