@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/klauspost/compress/gzip"
 )
 
 // HostInflater is a gzip source decompressed outside Go: in the page, the
@@ -20,6 +18,12 @@ type HostInflater interface {
 	// far (the expansion-ratio limit compares against it).
 	Compressed() int64
 	Close() error
+}
+
+// gzipReader is what input needs of a gzip reader (inflate.go).
+type gzipReader interface {
+	io.ReadCloser
+	Multistream(bool)
 }
 
 // hostGzip reads a gzip source through the host's inflater for as long as
@@ -69,7 +73,7 @@ func (h *hostGzip) fallBack() error {
 	// The compressed bytes are counted again from the start: they are read
 	// again, and the ratio limit is of what was read to what it gave.
 	h.outer.n = 0
-	zr, err := gzip.NewReader(bufio.NewReaderSize(&countInto{r: rc, n: &h.outer.n}, 64<<10))
+	zr, err := newGzipReader(bufio.NewReaderSize(&countInto{r: rc, n: &h.outer.n}, 64<<10))
 	if err != nil {
 		rc.Close()
 		return &ReadError{Path: h.name, Err: fmt.Errorf("gzip: %w", err)}

@@ -1,9 +1,6 @@
 package input
 
-import (
-	"io"
-	"os"
-)
+import "io"
 
 // Duplicate inputs are found by a hash of their text (ReadStats.Hash), and
 // two leaves can only be duplicates if their texts are the same length.
@@ -33,7 +30,7 @@ func MarkUnique(srcs []Source) []Source {
 		sizes[s.Size]++
 	}
 	for _, s := range srcs {
-		if !plainText(s.file) {
+		if !plainText(s) {
 			return srcs
 		}
 	}
@@ -45,15 +42,17 @@ func MarkUnique(srcs []Source) []Source {
 	return out
 }
 
-// plainText reports whether the file at path opens and is not an archive.
-func plainText(path string) bool {
-	f, err := os.Open(path)
+// plainText reports whether the source opens and is not an archive. (It
+// goes through Open, not os.Open, so that builds without FileSource, the
+// page's, do not link file reading for it.)
+func plainText(s Source) bool {
+	rc, err := s.Open()
 	if err != nil {
 		return false
 	}
-	defer f.Close()
+	defer rc.Close()
 	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
+	n, err := io.ReadFull(rc, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return false
 	}

@@ -19,6 +19,8 @@ func TestMarkUnique(t *testing.T) {
 	same := file("same.log", "line two\n") // a's size
 	gzipped := file("c.log.gz", string(gz([]byte("line one\n"))))
 	tarred := file("d.tar", string(tarball([]tarEntry{{"x.log", '0', "line one\n"}})))
+	gone := file("gone.log", "x")
+	os.Remove(filepath.Join(dir, "gone.log"))
 	for _, tc := range []struct {
 		name   string
 		srcs   []Source
@@ -30,7 +32,7 @@ func TestMarkUnique(t *testing.T) {
 		{"a gzip file among them", []Source{a, b, gzipped}, []bool{false, false, false}},
 		{"a tar among them", []Source{tarred, b}, []bool{false, false}},
 		{"a source not on disk", []Source{a, BytesSource("x.log", []byte("line one\n"))}, []bool{false, false}},
-		{"a file gone", []Source{a, {Name: "gone", Size: 3, file: filepath.Join(dir, "gone")}}, []bool{false, false}},
+		{"a file gone", []Source{a, gone}, []bool{false, false}},
 	} {
 		got := MarkUnique(tc.srcs)
 		for i, s := range got {

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/klauspost/compress/flate"
 )
 
 // zipStream reads a zip whose central directory is missing or unreadable
@@ -48,7 +46,7 @@ func (w *walker) zipStream(name string, r io.Reader, depth int) error {
 		case flags&1 != 0:
 			return stop(member + " is encrypted")
 		case method == zip.Deflate:
-			body = flate.NewReader(br) // br is an io.ByteReader: flate reads no further than its stream
+			body = newFlateReader(br) // br is an io.ByteReader: flate reads no further than its stream
 		case method == zip.Store && flags&8 == 0 && csize >= 0:
 			body = &exactReader{r: br, n: csize}
 		default:
