@@ -44,8 +44,7 @@ type fileReader struct {
 	file      js.Value
 	size, off int64    // off: start of the next slice to request
 	next      js.Value // promise of that slice, or undefined
-	cur       js.Value // current slice (a Uint8Array), consumed from pos
-	pos, n    int      // n: its length
+	piece              // the current slice
 	started   bool
 	read      *atomic.Int64
 	key       int64 // tells the reader worker which byte stream goes on
@@ -90,53 +89,68 @@ func (r *fileReader) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		r.giveBack()
+		r.giveBack() // first, so that the worker reads the next slice into it
 		r.request()
-		if got.InstanceOf(js.Global().Get("Uint8Array")) {
-			r.cur = got
-		} else {
-			r.cur = js.Global().Get("Uint8Array").New(got) // an ArrayBuffer
+		if !got.InstanceOf(js.Global().Get("Uint8Array")) {
+			got = js.Global().Get("Uint8Array").New(got) // an ArrayBuffer
 		}
-		r.pos, r.n = 0, r.cur.Length()
-		if r.n == 0 {
+		if r.set(got) == 0 {
 			return 0, nil
 		}
 	}
-	n := min(len(p), r.n-r.pos)
-	js.CopyBytesToGo(p[:n], r.cur.Call("subarray", r.pos, r.pos+n))
-	r.pos += n
+	n := r.take(p)
 	r.read.Add(int64(n))
 	return n, nil
 }
 
-// giveBack hands the slice read last, all copied by now, back to the reader
-// worker for the next reads (imasReturnSlice; without it the collector
-// takes it).
-func (r *fileReader) giveBack() {
-	if r.cur.IsUndefined() || r.cur.IsNull() {
-		return
-	}
-	if rs := js.Global().Get("imasReturnSlice"); rs.Type() == js.TypeFunction {
-		rs.Invoke(r.cur)
-	}
-	r.cur = js.Undefined()
-}
-
 func (r *fileReader) Close() error {
 	r.giveBack()
-	r.cur, r.next, r.pos, r.n = js.Undefined(), js.Undefined(), 0, 0
+	r.next = js.Undefined()
 	return nil
+}
+
+// piece is the Uint8Array a reader is consuming, from pos.
+type piece struct {
+	cur    js.Value
+	pos, n int // n: its length
+}
+
+// set gives back the piece before and makes v the current one; it returns
+// v's length.
+func (c *piece) set(v js.Value) int {
+	c.giveBack()
+	c.cur, c.pos, c.n = v, 0, v.Length()
+	return c.n
+}
+
+// take copies the next bytes of the piece into p (one copy: from the
+// piece's buffer straight into the caller's).
+func (c *piece) take(p []byte) int {
+	n := min(len(p), c.n-c.pos)
+	js.CopyBytesToGo(p[:n], c.cur.Call("subarray", c.pos, c.pos+n))
+	c.pos += n
+	return n
+}
+
+// giveBack hands the piece, all copied by now, back to the reader worker
+// for the next reads (imasReturnSlice; without it the collector takes it).
+func (c *piece) giveBack() {
+	if !c.cur.IsUndefined() && !c.cur.IsNull() {
+		if rs := js.Global().Get("imasReturnSlice"); rs.Type() == js.TypeFunction {
+			rs.Invoke(c.cur)
+		}
+	}
+	c.cur, c.pos, c.n = js.Undefined(), 0, 0
 }
 
 // hostInflater reads a gzip File decompressed by the reader worker
 // (imasInflate), in pieces of up to ReadChunk bytes, the next one asked for
 // before the current one is handed over, as fileReader does.
 type hostInflater struct {
-	ctx        context.Context
-	file       js.Value
-	next       js.Value // promise of the next piece, or undefined
-	cur        js.Value // current piece, consumed from pos
-	pos, n     int
+	ctx  context.Context
+	file js.Value
+	next js.Value // promise of the next piece, or undefined
+	piece
 	comp, prev int64 // compressed bytes consumed by the worker; prev: counted in read
 	started    bool
 	done       bool
@@ -168,36 +182,21 @@ func (h *hostInflater) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		h.giveBack()
-		h.cur = got.Get("b")
 		h.comp = int64(got.Get("c").Float())
 		h.read.Add(h.comp - h.prev) // the progress bar counts File bytes
 		h.prev = h.comp
-		h.pos, h.n = 0, h.cur.Length()
-		if h.n == 0 {
+		if h.set(got.Get("b")) == 0 {
 			h.done = true
 			return 0, io.EOF
 		}
 		h.request("next")
 	}
-	n := min(len(p), h.n-h.pos)
-	js.CopyBytesToGo(p[:n], h.cur.Call("subarray", h.pos, h.pos+n))
-	h.pos += n
+	n := h.take(p)
 	h.inflated.Add(int64(n))
 	return n, nil
 }
 
 func (h *hostInflater) Compressed() int64 { return h.comp }
-
-func (h *hostInflater) giveBack() {
-	if h.cur.IsUndefined() || h.cur.IsNull() {
-		return
-	}
-	if rs := js.Global().Get("imasReturnSlice"); rs.Type() == js.TypeFunction {
-		rs.Invoke(h.cur)
-	}
-	h.cur = js.Undefined()
-}
 
 // Close gives the last piece back and lets the worker drop the stream
 // (a piece still asked for is dropped when it comes).
@@ -207,6 +206,6 @@ func (h *hostInflater) Close() error {
 		js.Global().Get("imasInflate").Invoke(h.file, "stop", 0)
 		h.done = true
 	}
-	h.next, h.pos, h.n = js.Undefined(), 0, 0
+	h.next = js.Undefined()
 	return nil
 }
