@@ -179,3 +179,53 @@ func gzipBytes(t testing.TB, b []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestGzipBomb: a gzip bomb (one member of zeros, ~1000:1) inflated by the
+// browser stops at the expansion limits as it does in Go, which count the
+// compressed bytes the browser consumed; the page finishes, shows the
+// other file's graphs and says why it stopped.
+func TestGzipBomb(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zeros := make([]byte, 1<<20)
+	for range 320 {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	bomb := filepath.Join(dir, "bomb.log.gz")
+	if err := os.WriteFile(bomb, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, err := gen.Log("large", 2<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.log")
+	if err := os.WriteFile(good, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := nativeGraphs(t, good)
+	for _, query := range []string{"", "?inflate=go"} {
+		t.Run("query="+query, func(t *testing.T) {
+			b := newTab(t, 3*time.Minute)
+			b.open(t, query)
+			b.load(t, 1, bomb, good)
+			checkFigures(t, b.shownGraphs(t), want)
+			b.clickFor(t, ".diags button", ".diaglist")
+			var diags string
+			b.eval(t, `(document.querySelector('.diaglist')||{}).textContent||''`, &diags)
+			if !strings.Contains(diags, "bomb-limit") || !strings.Contains(diags, "bomb.log.gz") {
+				t.Errorf("no bomb-limit diagnostic for bomb.log.gz in %.300q", diags)
+			}
+			var js string
+			b.eval(t, `imasPage.progress || '{}'`, &js)
+			var prog struct{ Inflated int64 }
+			json.Unmarshal([]byte(js), &prog)
+			if inflated := prog.Inflated > 0; inflated != (query == "") {
+				t.Errorf("the browser inflated %d bytes (%s)", prog.Inflated, js)
+			}
+			b.clean(t)
+		})
+	}
+}
