@@ -93,14 +93,14 @@ var setOrder = func() (o [18]expected) {
 		{" life time begin[", kLifeBegin, ""}, {" life time end[", kLifeEnd, ""},
 		{" child[", kChild, ""}, {" isref[", kIsRef, ""}, {" batch[", kBatch, ""}, {", block_type[", kBlockType, ""},
 	} {
-		o[i] = expected{n: len(e.lit), k: e.k, kind: e.kind}
+		o[i] = expected{lit: e.lit, n: len(e.lit), k: e.k, kind: e.kind}
 		var b [24]byte
 		copy(b[:], e.lit)
-		for w := range o[i].word {
-			o[i].word[w] = binary.LittleEndian.Uint64(b[8*w:])
-			if n := len(e.lit) - 8*w; n > 0 {
-				o[i].mask[w] = ^uint64(0) >> (64 - 8*min(n, 8))
-			}
+		o[i].head = binary.LittleEndian.Uint64(b[:])
+		o[i].headMask = ^uint64(0) >> (64 - 8*min(len(e.lit), 8))
+		o[i].mid = binary.LittleEndian.Uint64(b[8:])
+		if len(e.lit) >= 8 {
+			o[i].tail = binary.LittleEndian.Uint64([]byte(e.lit[len(e.lit)-8:]))
 		}
 	}
 	return o
@@ -109,27 +109,37 @@ var setOrder = func() (o [18]expected) {
 const kindsEnd = 6 // setOrder index after the tensor kinds
 
 type expected struct {
-	n          int       // length of the text
-	word, mask [3]uint64 // the text as little-endian words, and which bytes of each count
-	k          int
-	kind       string
+	lit            string
+	n              int    // len(lit)
+	head, headMask uint64 // the first (up to) 8 bytes as a little-endian word, and which of them count
+	mid, tail      uint64 // bytes 8 to 16 (for texts over 16 bytes), and the last 8
+	k              int
+	kind           string
 }
 
-// at reports whether msg[i:] starts with the text, comparing three words
-// (a call to compare strings cost more than the rest of a field).
+// at reports whether msg[i:] starts with the text, comparing words: the
+// first eight bytes, then (for longer texts) bytes 8 to 16 and the last
+// eight, which may overlap them. A call to compare strings cost more than
+// the rest of a field, and so did copying the last bytes of a message to
+// compare three whole words.
 func (e *expected) at(msg []byte, i int) bool {
 	b := msg[i:]
 	if len(b) < e.n {
 		return false
 	}
-	if len(b) < 24 {
-		var t [24]byte
-		copy(t[:], b)
-		b = t[:]
+	if e.n < 8 {
+		if len(b) < 8 {
+			return string(b[:e.n]) == e.lit
+		}
+		return binary.LittleEndian.Uint64(b)&e.headMask == e.head
 	}
-	return binary.LittleEndian.Uint64(b)&e.mask[0] == e.word[0] &&
-		binary.LittleEndian.Uint64(b[8:])&e.mask[1] == e.word[1] &&
-		binary.LittleEndian.Uint64(b[16:])&e.mask[2] == e.word[2]
+	if binary.LittleEndian.Uint64(b) != e.head {
+		return false
+	}
+	if e.n > 16 && binary.LittleEndian.Uint64(b[8:]) != e.mid {
+		return false
+	}
+	return e.n == 8 || binary.LittleEndian.Uint64(b[e.n-8:]) == e.tail
 }
 
 // scanExpected reads the fields at the start of msg that come as setOrder
