@@ -40,7 +40,7 @@ type Options struct {
 	// peak or address checks.
 	Summary bool
 
-	alwaysMerge bool // no in-order build while parsing (tests compare both)
+	alwaysMerge bool // no in-order build while parsing (tests compare both; Analyze when files start out of order)
 }
 
 // Progress reports a run's advance.
@@ -72,7 +72,51 @@ var ErrNoInput = errors.New("no input could be read")
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
 func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
+	if startsOutOfOrder(srcs) {
+		opt.alwaysMerge = true
+	}
 	return AnalyzeSeq(ctx, slices.Values(input.MarkUnique(srcs)), opt)
+}
+
+// startsOutOfOrder reports whether a file of srcs starts before the file
+// before it, by the first timestamp in its first 4 KiB, when every source is
+// a plain file on disk. The in-order build (consume.go) would then stop at
+// that file and be thrown away: files of several processes that run at
+// the same time, or names that do not sort by time. A wrong guess costs
+// time, never a different report.
+func startsOutOfOrder(srcs []input.Source) bool {
+	if len(srcs) < 2 || len(srcs) > 4096 {
+		return false
+	}
+	var prev int64
+	var env plog.Envelope
+	for _, s := range srcs {
+		head, ok := input.Head(s, 4<<10)
+		if !ok {
+			return false
+		}
+		t := int64(0)
+		for len(head) > 0 && t == 0 {
+			line := head
+			if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
+				line, head = head[:nl], head[nl+1:]
+			} else {
+				head = nil // a cut line: its time may be cut too
+				break
+			}
+			if plog.Parse(line, &env) {
+				t = env.Time
+			}
+		}
+		if t == 0 {
+			return false
+		}
+		if t < prev {
+			return true
+		}
+		prev = t
+	}
+	return false
 }
 
 // AnalyzeSeq is Analyze over sources that come into being one at a time,
@@ -558,37 +602,64 @@ type fileStream struct {
 
 // mergeByTime feeds records of all files in timestamp order, keeping each
 // file's own order (a record without a timestamp keeps its predecessor's).
-// Ties go to the earlier file, so the result is deterministic. Tape rows are
-// decoded into one reused SetRow: add must not keep the record.
+// Ties go to the earlier file, so the result is deterministic. It runs
+// after the last file, while the other cores are idle, so the merge and
+// the decoding of tape rows run in a goroutine of their own, a batch ahead
+// of add (on two processes' 560 MB of files that was a fifth of the time
+// after the last file). add must not keep the record.
 func mergeByTime(streams []fileStream, add func(gelog.Record)) {
-	h := &recHeap{}
-	for _, s := range streams {
-		if len(s.chunks) > 0 {
-			heap.Push(h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
-		}
+	type batch struct {
+		recs []gelog.Record
+		rows []gelog.SetRow // the tape rows of recs are decoded here
 	}
-	rd := gelog.NewTapeReader()
-	var row gelog.SetRow
-	for h.Len() > 0 {
-		c := (*h)[0]
-		ch := c.chunks[c.ci]
-		it := ch.items[c.ii]
-		feed(rd, &row, c.file, ch, it, add)
-		if it.ref < 0 {
-			ch.records[^it.ref] = nil // let the record go as soon as the model has it
-		}
-		if c.ii++; c.ii == len(ch.items) {
-			c.chunks[c.ci] = nil
-			c.ci, c.ii = c.ci+1, 0
-			if c.ci == len(c.chunks) {
-				heap.Pop(h)
-				continue
+	const size = 1024
+	free, full := make(chan *batch, 2), make(chan *batch, 2)
+	for range 2 {
+		free <- &batch{recs: make([]gelog.Record, 0, size), rows: make([]gelog.SetRow, size)}
+	}
+	go func() {
+		defer close(full)
+		h := &recHeap{}
+		for _, s := range streams {
+			if len(s.chunks) > 0 {
+				heap.Push(h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
 			}
 		}
-		if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
-			c.t = t
+		rd := gelog.NewTapeReader()
+		b := <-free
+		for h.Len() > 0 {
+			c := (*h)[0]
+			ch := c.chunks[c.ci]
+			it := ch.items[c.ii]
+			b.recs = append(b.recs, decode(rd, &b.rows[len(b.recs)], c.file, ch, it))
+			if it.ref < 0 {
+				ch.records[^it.ref] = nil // the batch holds it now; the model next
+			}
+			if len(b.recs) == size {
+				full <- b
+				b = <-free
+			}
+			if c.ii++; c.ii == len(ch.items) {
+				c.chunks[c.ci] = nil
+				c.ci, c.ii = c.ci+1, 0
+				if c.ci == len(c.chunks) {
+					heap.Pop(h)
+					continue
+				}
+			}
+			if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
+				c.t = t
+			}
+			heap.Fix(h, 0)
 		}
-		heap.Fix(h, 0)
+		full <- b
+	}()
+	for b := range full {
+		for _, r := range b.recs {
+			add(r)
+		}
+		b.recs = b.recs[:0]
+		free <- b
 	}
 }
 

@@ -1,7 +1,5 @@
 package input
 
-import "io"
-
 // Duplicate inputs are found by a hash of their text (ReadStats.Hash), and
 // two leaves can only be duplicates if their texts are the same length.
 // When every source is a plain text file on disk, every leaf is a whole
@@ -42,19 +40,8 @@ func MarkUnique(srcs []Source) []Source {
 	return out
 }
 
-// plainText reports whether the source opens and is not an archive. (It
-// goes through Open, not os.Open, so that builds without FileSource, the
-// page's, do not link file reading for it.)
+// plainText reports whether the source opens and is not an archive.
 func plainText(s Source) bool {
-	rc, err := s.Open()
-	if err != nil {
-		return false
-	}
-	defer rc.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(rc, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false
-	}
-	return archiveKind(head[:n]) == ""
+	_, ok := Head(s, 512)
+	return ok
 }

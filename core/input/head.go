@@ -1,0 +1,25 @@
+package input
+
+import "io"
+
+// Head returns the first n bytes (fewer if the file is shorter) of a
+// FileSource that is plain text; ok is false for any other source, an
+// archive, or a file that does not open. It reads through Open, so builds
+// without FileSource (the page's) do not link file reading for it.
+func Head(s Source, n int) (head []byte, ok bool) {
+	if s.file == "" {
+		return nil, false
+	}
+	rc, err := s.Open()
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	head = make([]byte, n)
+	k, err := io.ReadFull(rc, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, false
+	}
+	head = head[:k]
+	return head, archiveKind(head) == ""
+}
