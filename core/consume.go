@@ -34,6 +34,12 @@ type consumer struct {
 	maxT    int64 // latest merge time of the files built so far
 	row     gelog.SetRow
 	rd      *gelog.TapeReader
+
+	// Once the in-order build stopped (or was not tried), where the first
+	// records of the files still to come are known (horizon.go): the
+	// merge, run in steps into a builder of its own.
+	merge *merger
+	mb    *model.Builder
 }
 
 // fileOutcome is what finish reports for one input file.
@@ -44,10 +50,27 @@ type fileOutcome struct {
 }
 
 func newConsumer(p *pipeline) *consumer {
-	c := &consumer{p: p, b: model.NewBuilder(nil), hints: map[model.HintKey]model.Hint{}, inOrder: !p.opt.alwaysMerge}
-	c.b.SizeHints(c.hints)
-	c.b.SummaryOnly = p.opt.Summary
+	c := &consumer{p: p, hints: map[model.HintKey]model.Hint{}, inOrder: !p.opt.alwaysMerge}
+	c.b = c.newBuilder()
 	return c
+}
+
+// newBuilder returns a builder for the files so far (the size hints grow
+// as files come).
+func (c *consumer) newBuilder() *model.Builder {
+	b := model.NewBuilder(c.paths)
+	b.SizeHints(c.hints)
+	b.SummaryOnly = c.p.opt.Summary
+	return b
+}
+
+// startMerge starts the merge in steps with the streams so far.
+func (c *consumer) startMerge() {
+	c.mb = c.newBuilder()
+	c.merge = newMerger(c.mb.Add)
+	for _, s := range c.streams {
+		c.merge.push(s)
+	}
 }
 
 // run consumes files until the channel closes.
@@ -55,10 +78,18 @@ func (c *consumer) run(files <-chan *fileState) {
 	for f := range files {
 		c.paths = append(c.paths, f.path)
 		c.b.SetPaths(c.paths)
+		if c.mb != nil {
+			c.mb.SetPaths(c.paths)
+		}
 		if f.duplicateOf == "" {
 			f.pending.Wait()
 		}
 		c.add(f, int32(len(c.paths)-1))
+		if c.merge != nil {
+			if h, ok := c.p.horizon(f.src); ok {
+				c.merge.emitUpTo(h)
+			}
+		}
 	}
 }
 
@@ -121,12 +152,18 @@ func (c *consumer) add(f *fileState, idx int32) {
 	}
 	s := fileStream{file: idx, chunks: chunks}
 	c.streams = append(c.streams, s)
+	if c.merge != nil {
+		c.merge.push(s)
+	}
 	if !c.inOrder || c.p.ctx.Err() != nil {
 		return
 	}
 	first, last := s.mergeTimes()
 	if len(c.streams) > 1 && first < c.maxT {
-		c.inOrder = false // finish merges from the start
+		c.inOrder = false // the merge, from the start
+		if c.p.planHorizons(f.src); c.p.firstFrom != nil {
+			c.startMerge()
+		}
 		return
 	}
 	c.maxT = max(c.maxT, last)

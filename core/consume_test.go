@@ -20,7 +20,17 @@ func analyzeFiles(t *testing.T, files []string, opt Options) (*model.Report, boo
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
+	rep, inOrder, _ := analyzePlanned(t, srcs, opt)
+	return rep, inOrder
+}
+
+// analyzePlanned runs the pipeline as Analyze does (plan first) and
+// reports whether the in-order build held and whether the merge ran in
+// steps while the files were parsed.
+func analyzePlanned(t *testing.T, srcs []input.Source, opt Options) (*model.Report, bool, bool) {
+	t.Helper()
 	p := newPipeline(context.Background(), opt.withDefaults())
+	p.plan(srcs)
 	for _, s := range srcs {
 		p.source(s)
 	}
@@ -28,7 +38,7 @@ func analyzeFiles(t *testing.T, files []string, opt Options) (*model.Report, boo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep, p.consumer.inOrder
+	return rep, p.consumer.inOrder, p.consumer.merge != nil
 }
 
 func reportJSON(t *testing.T, rep *model.Report) string {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -40,7 +41,7 @@ type Options struct {
 	// peak or address checks.
 	Summary bool
 
-	alwaysMerge bool // no in-order build while parsing (tests compare both; Analyze when files start out of order)
+	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
 }
 
 // Progress reports a run's advance.
@@ -72,59 +73,25 @@ var ErrNoInput = errors.New("no input could be read")
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
 func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
-	if startsOutOfOrder(srcs) {
-		opt.alwaysMerge = true
-	}
-	return AnalyzeSeq(ctx, slices.Values(input.MarkUnique(srcs)), opt)
-}
-
-// startsOutOfOrder reports whether a file of srcs starts before the file
-// before it, by the first timestamp in its first 4 KiB, when every source is
-// a plain file on disk. The in-order build (consume.go) would then stop at
-// that file and be thrown away: files of several processes that run at
-// the same time, or names that do not sort by time. A wrong guess costs
-// time, never a different report.
-func startsOutOfOrder(srcs []input.Source) bool {
-	if len(srcs) < 2 || len(srcs) > 4096 {
-		return false
-	}
-	var prev int64
-	var env plog.Envelope
-	for _, s := range srcs {
-		head, ok := input.Head(s, 4<<10)
-		if !ok {
-			return false
-		}
-		t := int64(0)
-		for len(head) > 0 && t == 0 {
-			line := head
-			if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
-				line, head = head[:nl], head[nl+1:]
-			} else {
-				head = nil // a cut line: its time may be cut too
-				break
-			}
-			if plog.Parse(line, &env) {
-				t = env.Time
-			}
-		}
-		if t == 0 {
-			return false
-		}
-		if t < prev {
-			return true
-		}
-		prev = t
-	}
-	return false
+	srcs = input.MarkUnique(srcs)
+	return analyzeWith(ctx, slices.Values(srcs), opt, func(p *pipeline) { p.plan(srcs) })
 }
 
 // AnalyzeSeq is Analyze over sources that come into being one at a time,
 // such as the parts of a streamed multipart upload: each is read to its end
 // before the next is asked for.
 func AnalyzeSeq(ctx context.Context, srcs iter.Seq[input.Source], opt Options) (*model.Report, error) {
+	return analyzeWith(ctx, srcs, opt, nil)
+}
+
+// analyzeWith runs the pipeline; plan, if set, sees it before the first
+// source (Analyze knows all its sources up front).
+func analyzeWith(ctx context.Context, srcs iter.Seq[input.Source], opt Options, plan func(*pipeline)) (*model.Report, error) {
 	opt = opt.withDefaults()
 	p := newPipeline(ctx, opt)
+	if plan != nil {
+		plan(p)
+	}
 	for s := range srcs {
 		if err := ctx.Err(); err != nil {
 			break
@@ -138,6 +105,7 @@ func AnalyzeSeq(ctx context.Context, srcs iter.Seq[input.Source], opt Options) (
 
 type fileState struct {
 	path        string
+	src         int // index of the source it came from
 	duplicateOf string
 	results     []*chunkResult
 	stats       input.ReadStats
@@ -197,6 +165,12 @@ type pipeline struct {
 	consume  chan *fileState
 	consumer *consumer
 	consumed chan struct{}
+	sources  int // sources walked so far
+	// planned are the sources of the run (Analyze knows them all), and
+	// firstFrom[i] the earliest first record of sources i, i+1, ... (nil:
+	// unknown); see horizon.go.
+	planned   []input.Source
+	firstFrom []int64
 }
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
@@ -233,8 +207,10 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 }
 
 func (p *pipeline) source(s input.Source) {
+	src := p.sources
+	p.sources++
 	_ = input.Walk(s, p.opt.Limits, func(l input.Leaf) error {
-		fs := &fileState{path: l.Path}
+		fs := &fileState{path: l.Path, src: src}
 		p.files = append(p.files, fs)
 		idx := int32(len(p.files) - 1)
 		p.prog.Files = len(p.files)
@@ -311,10 +287,12 @@ func (p *pipeline) finish() (*model.Report, error) {
 	}
 	c := p.consumer
 	b := c.b
-	if !c.inOrder {
-		b = model.NewBuilder(c.paths)
-		b.SizeHints(c.hints)
-		b.SummaryOnly = p.opt.Summary
+	switch {
+	case c.merge != nil:
+		c.merge.emitUpTo(math.MaxInt64)
+		b = c.mb
+	case !c.inOrder:
+		b = c.newBuilder()
 		mergeByTime(c.streams, b.Add)
 	}
 	rep := b.R
@@ -660,6 +638,54 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 		}
 		b.recs = b.recs[:0]
 		free <- b
+	}
+}
+
+// merger is the merge in steps, while the files are parsed: streams are
+// pushed in file order, and emitUpTo feeds the records due before any
+// stream still to come can have one (see horizon.go), in mergeByTime's
+// order.
+type merger struct {
+	h   recHeap
+	rd  *gelog.TapeReader
+	row gelog.SetRow
+	add func(gelog.Record)
+}
+
+func newMerger(add func(gelog.Record)) *merger {
+	return &merger{rd: gelog.NewTapeReader(), add: add}
+}
+
+func (m *merger) push(s fileStream) {
+	if len(s.chunks) > 0 {
+		heap.Push(&m.h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
+	}
+}
+
+// emitUpTo feeds records in merge order while the next one's time is at
+// most limit.
+func (m *merger) emitUpTo(limit int64) {
+	h := &m.h
+	for h.Len() > 0 && (*h)[0].t <= limit {
+		c := (*h)[0]
+		ch := c.chunks[c.ci]
+		it := ch.items[c.ii]
+		feed(m.rd, &m.row, c.file, ch, it, m.add)
+		if it.ref < 0 {
+			ch.records[^it.ref] = nil // let the record go as soon as the model has it
+		}
+		if c.ii++; c.ii == len(ch.items) {
+			c.chunks[c.ci] = nil
+			c.ci, c.ii = c.ci+1, 0
+			if c.ci == len(c.chunks) {
+				heap.Pop(h)
+				continue
+			}
+		}
+		if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
+			c.t = t
+		}
+		heap.Fix(h, 0)
 	}
 }
 

@@ -35,7 +35,7 @@ func TestStartsOutOfOrder(t *testing.T) {
 		{"equal starts", []input.Source{a, a}, false},
 		{"a file without a time in its first 4 KiB", []input.Source{b, noTime, a}, false},
 		{"a later first time after lines without one", []input.Source{b, file("m.log", "junk"), a}, true},
-		{"a source not on disk", []input.Source{b, input.BytesSource("x", []byte(at("09:00:00.000.000") + "\n"))}, false},
+		{"a source not on disk", []input.Source{b, input.BytesSource("x", []byte(at("09:00:00.000.000")+"\n"))}, false},
 		{"one file", []input.Source{b}, false},
 	} {
 		if got := startsOutOfOrder(tc.srcs); got != tc.want {

@@ -248,17 +248,23 @@ func (b *Builder) SizeHints(h map[HintKey]Hint) { b.hints = h }
 // the rows counted for the name, assuming every compilation of the name has
 // as many rows (they usually do; append grows the rest).
 func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
-	h := b.hints[HintKey{in.pid, in.name, memtype}]
-	if h.Rows == 0 {
+	n := b.hintedRows(HintKey{in.pid, in.name, memtype})
+	if n == 0 {
 		return []Row{}
-	}
-	n := h.Rows
-	if k := max(h.Summaries[0], h.Summaries[1]); k > 1 {
-		n = (h.Rows + k - 1) / k
 	}
 	rows := make([]Row, 0, n)
 	prefault.Slice(rows)
 	return rows
+}
+
+// hintedRows is one compilation's share of the rows counted for k.
+func (b *Builder) hintedRows(k HintKey) int {
+	h := b.hints[k]
+	n := h.Rows
+	if c := max(h.Summaries[0], h.Summaries[1]); c > 1 {
+		n = (h.Rows + c - 1) / c
+	}
+	return n
 }
 
 // grow makes room for one more element of a full slice by doubling it into
@@ -309,6 +315,17 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		in := b.inst(r.PID, r.Graph, true)
 		g = b.graph(in, r.MemType, r.File, r.Line)
 		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
+	}
+	if len(g.Rows) == cap(g.Rows) {
+		// The hints grow as files come (the merge may run while they are
+		// read): a graph opened before its last file was counted is grown
+		// to what is known now, not doubled.
+		if n := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); n > len(g.Rows) {
+			rows := make([]Row, len(g.Rows), n)
+			prefault.Slice(rows)
+			copy(rows, g.Rows)
+			g.Rows = rows
+		}
 	}
 	var w *Row
 	g.Rows, w = nextSlot(g.Rows)
