@@ -41,6 +41,19 @@ func analyzePlanned(t *testing.T, srcs []input.Source, opt Options) (*model.Repo
 	return rep, p.consumer.inOrder, p.consumer.merge != nil
 }
 
+// sameReport fails t where the reports' JSON differ, showing the place.
+func sameReport(t *testing.T, got, want *model.Report) {
+	t.Helper()
+	if g, w := reportJSON(t, got), reportJSON(t, want); g != w {
+		i := 0
+		for i < len(g) && i < len(w) && g[i] == w[i] {
+			i++
+		}
+		lo := max(0, i-300)
+		t.Errorf("reports differ at byte %d:\n got …%.500s\nwant …%.500s", i, g[lo:], w[lo:])
+	}
+}
+
 func reportJSON(t *testing.T, rep *model.Report) string {
 	t.Helper()
 	b, err := json.Marshal(rep)
@@ -89,14 +102,7 @@ func TestInOrderBuildEqualsMerge(t *testing.T) {
 				t.Errorf("in-order build held: %v, want %v", inOrder, c.inOrder)
 			}
 			want, _ := analyzeFiles(t, c.files, Options{alwaysMerge: true})
-			if g, w := reportJSON(t, got), reportJSON(t, want); g != w {
-				i := 0
-				for i < len(g) && i < len(w) && g[i] == w[i] {
-					i++
-				}
-				lo := max(0, i-300)
-				t.Errorf("reports differ at byte %d:\n got …%.500s\nwant …%.500s", i, g[lo:], w[lo:])
-			}
+			sameReport(t, got, want)
 			if len(got.Graphs) == 0 {
 				t.Error("no graphs")
 			}

@@ -599,9 +599,7 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 		defer close(full)
 		h := &recHeap{}
 		for _, s := range streams {
-			if len(s.chunks) > 0 {
-				heap.Push(h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
-			}
+			h.push(s)
 		}
 		rd := gelog.NewTapeReader()
 		b := <-free
@@ -617,18 +615,7 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 				full <- b
 				b = <-free
 			}
-			if c.ii++; c.ii == len(ch.items) {
-				c.chunks[c.ci] = nil
-				c.ci, c.ii = c.ci+1, 0
-				if c.ci == len(c.chunks) {
-					heap.Pop(h)
-					continue
-				}
-			}
-			if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
-				c.t = t
-			}
-			heap.Fix(h, 0)
+			h.advance()
 		}
 		full <- b
 	}()
@@ -656,11 +643,7 @@ func newMerger(add func(gelog.Record)) *merger {
 	return &merger{rd: gelog.NewTapeReader(), add: add}
 }
 
-func (m *merger) push(s fileStream) {
-	if len(s.chunks) > 0 {
-		heap.Push(&m.h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
-	}
-}
+func (m *merger) push(s fileStream) { m.h.push(s) }
 
 // emitUpTo feeds records in merge order while the next one's time is at
 // most limit.
@@ -674,18 +657,7 @@ func (m *merger) emitUpTo(limit int64) {
 		if it.ref < 0 {
 			ch.records[^it.ref] = nil // let the record go as soon as the model has it
 		}
-		if c.ii++; c.ii == len(ch.items) {
-			c.chunks[c.ci] = nil
-			c.ci, c.ii = c.ci+1, 0
-			if c.ci == len(c.chunks) {
-				heap.Pop(h)
-				continue
-			}
-		}
-		if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
-			c.t = t
-		}
-		heap.Fix(h, 0)
+		h.advance()
 	}
 }
 
@@ -696,6 +668,31 @@ type cursor struct {
 }
 
 type recHeap []*cursor
+
+// push adds a stream's cursor at its first record.
+func (h *recHeap) push(s fileStream) {
+	if len(s.chunks) > 0 {
+		heap.Push(h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
+	}
+}
+
+// advance moves the head cursor past its record (the record's chunk is let
+// go once passed) and restores the heap.
+func (h *recHeap) advance() {
+	c := (*h)[0]
+	if c.ii++; c.ii == len(c.chunks[c.ci].items) {
+		c.chunks[c.ci] = nil
+		c.ci, c.ii = c.ci+1, 0
+		if c.ci == len(c.chunks) {
+			heap.Pop(h)
+			return
+		}
+	}
+	if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
+		c.t = t
+	}
+	heap.Fix(h, 0)
+}
 
 func (h recHeap) Len() int { return len(h) }
 func (h recHeap) Less(i, j int) bool {
