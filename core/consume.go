@@ -202,18 +202,14 @@ func (c *consumer) build(s fileStream) {
 // feed decodes one item and adds it. Tape rows are decoded into row, which
 // is reused: add must not keep the record.
 func feed(rd *gelog.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, it item, add func(gelog.Record)) {
-	add(decode(rd, row, file, ch, it))
-}
-
-// decode returns the record of one item: a tape row decoded into row, or
-// the record kept as it is.
-func decode(rd *gelog.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, it item) gelog.Record {
 	if it.ref < 0 {
-		return ch.records[^it.ref]
+		add(ch.records[^it.ref])
+		return
 	}
 	m := gelog.Meta{File: file, Line: it.line + ch.base, Time: it.time}
 	if err := rd.Read(ch.tape, int(it.ref), row, m); err != nil {
-		return gelog.Rejectf(m, nil, "internal-error", err.Error())
+		add(gelog.Rejectf(m, nil, "internal-error", err.Error()))
+		return
 	}
-	return row
+	add(row)
 }
