@@ -307,16 +307,12 @@ func (c *timeCache) parse(b []byte) int64 {
 	return c.base + s*1_000_000 + ms*1000 + us
 }
 
-// digits reads a run of decimal digits, -1 if there is another byte.
+// digits is atoi for the fixed-width fields of a time, -1 if not digits.
 func digits(s []byte) int64 {
-	var n int64
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int64(c-'0')
+	if n, ok := atoi(s); ok {
+		return n
 	}
-	return n
+	return -1
 }
 
 // daysFromCivil is Howard Hinnant's algorithm.
