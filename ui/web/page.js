@@ -185,7 +185,7 @@
     let inf = null;
     const inflateStart = (file) => {
       if (inf) inf.reader.cancel().catch(() => {});
-      const st = {file, comp: 0, left: null, err: null, reader: null};
+      const st = {comp: 0, left: null, err: null, reader: null};
       const count = new TransformStream({transform(ch, ctl) { st.comp += ch.byteLength; ctl.enqueue(ch); }});
       st.reader = file.stream().pipeThrough(count).pipeThrough(new DecompressionStream('gzip')).getReader();
       inf = st;

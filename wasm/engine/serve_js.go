@@ -193,20 +193,22 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	}
 	start := time.Now()
 	last := start
+	progress := func(now time.Time) {
+		p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
+		sv.reply(id, "progress", p, js.Undefined())
+	}
 	_, err := sv.s.Analyze(ctx, slot, srcs, func(cp core.Progress) {
 		p.Progress = cp
 		if now := time.Now(); now.Sub(last) >= progressEvery {
 			last = now
-			p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
-			sv.reply(id, "progress", p, js.Undefined())
+			progress(now)
 		}
 	})
 	if err != nil {
 		sv.reply(id, "error", err.Error(), js.Undefined())
 		return
 	}
-	p.Read, p.Seconds, p.Inflated = read.Load(), time.Since(start).Seconds(), inflated.Load()
-	sv.reply(id, "progress", p, js.Undefined())
+	progress(time.Now()) // the final counts
 	v, err := sv.s.View(slot)
 	if err != nil {
 		sv.reply(id, "error", err.Error(), js.Undefined())
