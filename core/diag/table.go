@@ -1,0 +1,108 @@
+package diag
+
+// The names, as used in report.json ("reason") and diagnostic_counts.
+const (
+	// Rejected candidate lines.
+	Truncated      = "truncated"
+	MissingField   = "missing-field"
+	BadNumber      = "bad-number"
+	NumberOverflow = "number-overflow"
+	NegativeValue  = "negative-value"
+	BadField       = "bad-field"
+	BadEnvelope    = "bad-envelope"
+	Unrecognised   = "unrecognised"
+	InternalError  = "internal-error"
+	LineTooLong    = "line-too-long"
+
+	// Whole inputs.
+	NotFound       = "not-found"
+	Unreadable     = "unreadable"
+	CorruptArchive = "corrupt-archive"
+	TruncatedInput = "truncated-input"
+	UnsafeMember   = "unsafe-member"
+	BombLimit      = "bomb-limit"
+	NestingLimit   = "nesting-limit"
+	DuplicateInput = "duplicate-input"
+
+	// Findings of the model and the analyses.
+	UnhandledRecord       = "unhandled-record"
+	OrphanRecord          = "orphan-record"
+	MemoryExceeded        = "memory-exceeded"
+	DeviceMallocFailed    = "device-malloc-failed"
+	SummaryOnly           = "summary-only"
+	LoggedMismatch        = "logged-mismatch"
+	InvalidAddress        = "invalid-address"
+	AddressOffsetMismatch = "address-offset-mismatch"
+	DiagnosticsTruncated  = "diagnostics-truncated"
+	DuplicateEvent        = "duplicate-event"
+
+	// Ignore rules (counted as "ignored:NAME").
+	IgnoreReuseResult        = "reuse-result"
+	IgnoreAtomicNote         = "atomic-note"
+	IgnoreAtomicNoAssign     = "atomic-no-assign"
+	IgnoreCachingAllocatorV1 = "caching-allocator-v1"
+	IgnoreKernelTrace        = "kernel-trace"
+	IgnoreEnvelopeMarker     = "envelope-marker"
+	IgnorePoolRecycle        = "pool-recycle"
+	IgnorePoolWandering      = "pool-wandering"
+	IgnorePoolEvent          = "pool-event"
+	IgnoreFixedFeatureMemory = "fixed-feature-memory"
+	IgnoreAllocatorSetup     = "allocator-setup"
+)
+
+const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
+
+var table = []Reason{
+	{Truncated, Line, Warning,
+		"The line stops before a field imas needs: the logger cut it (GE's messages are cut at 1024 characters) or the file ends mid-line.",
+		"Nothing to do for cut lines; the figures of the graph it belongs to may be low. A file that ends mid-line was copied while still being written."},
+	{MissingField, Line, Warning,
+		"The line is complete but lacks a field its statement needs.", checkLevel},
+	{BadNumber, Line, Warning, "A field that must be a number is not one.", checkLevel},
+	{NumberOverflow, Line, Warning, "A number does not fit in 64 bits.", checkLevel},
+	{NegativeValue, Line, Warning, "A size or offset is negative.", checkLevel},
+	{BadField, Line, Warning, "A field has a shape no known GE version prints.", checkLevel},
+	{BadEnvelope, Line, Warning,
+		"A memory statement without a plog header ([LEVEL] MODULE(pid,name):time).",
+		"Pass the plog files as GE wrote them, not text copied out of them."},
+	{Unrecognised, Line, Warning,
+		"The line carries a memory marker but its statement is not one imas knows.", checkLevel},
+	{InternalError, Line, Error, "imas failed on this line.", "Please report the line: this is a bug in imas."},
+	{LineTooLong, Line, Warning,
+		"A line longer than imas's line limit; only its start was read.",
+		"Check that the file is a text log."},
+
+	{NotFound, Input, Error, "A path named on the command line does not exist.", "Check the path."},
+	{Unreadable, Input, Error, "A file or folder could not be read (permissions, I/O error, not a regular file).", "Check the file's permissions and type."},
+	{CorruptArchive, Input, Error, "An archive (gzip, tar, zip) is damaged; what could be read was used.", "Copy the archive again."},
+	{TruncatedInput, Input, Error, "An input ends early (an archive cut short); the part before the cut was used.", "Copy the input again."},
+	{UnsafeMember, Input, Warning, "An archive member with an unsafe name or type (absolute path, .., link, device) was skipped.", ""},
+	{BombLimit, Input, Error,
+		"Reading stopped at the expansion limit (-max-expand / -max-ratio); the rest of the input is not read.",
+		"If the archive is genuine, raise the limits with -max-expand / -max-ratio or IMAS_MAX_EXPAND / IMAS_MAX_RATIO."},
+	{NestingLimit, Input, Warning, "Archives nested too deeply; the innermost was read as text.", ""},
+	{DuplicateInput, Input, Info, "The same text was given twice (e.g. a file and its .gz); the copy was skipped.", ""},
+
+	{UnhandledRecord, Finding, Error, "A parsed record the model has no place for.", "Please report it: this is a bug in imas."},
+	{OrphanRecord, Finding, Warning, "A statement that belongs to a graph came before any graph was started.", "Pass the plog files from the process's start."},
+	{MemoryExceeded, Finding, Error, "GE reported that a graph's memory exceeds the device's.", "Reduce the model's memory (batch size, recompute) or see the graph's figures."},
+	{DeviceMallocFailed, Finding, Error, "A device memory allocation failed.", "See memory errors: the device was out of memory at that moment."},
+	{SummaryOnly, Finding, Info, "A graph has GE's summary line but no placement rows: only its logged size is known.", "Pass the debug plog of the graph's build (INFO level) to see its tensors."},
+	{LoggedMismatch, Finding, Warning, "GE's logged memory size differs from the one the rows give.", ""},
+	{InvalidAddress, Finding, Error, "An operator address lies outside the region it must be in.", "Check the model load; this can corrupt data."},
+	{AddressOffsetMismatch, Finding, Warning, "An operator's address minus its region base differs from its planned offset.", ""},
+	{DiagnosticsTruncated, Finding, Info, "More diagnostics than the report keeps; the counts are complete, the list is not.", ""},
+	{DuplicateEvent, Finding, Info, "A statement printed in both the run and the debug plog was counted once.", ""},
+
+	{IgnoreReuseResult, Ignored, Info, "Reuse summaries of assigners GE did not choose.", ""},
+	{IgnoreAtomicNote, Ignored, Info, "Notes on atomic-clean nodes that carry no size.", ""},
+	{IgnoreAtomicNoAssign, Ignored, Info, "Atomic-clean nodes that were not assigned memory.", ""},
+	{IgnoreCachingAllocatorV1, Ignored, Info, "The pre-RT2 caching allocator's creation line.", ""},
+	{IgnoreKernelTrace, Ignored, Info, "Kernel launch, shape and tiling traces that share the [KernelTrace] marker.", ""},
+	{IgnoreEnvelopeMarker, Ignored, Info, "A marker found only in the plog header, not in the message.", ""},
+	{IgnorePoolRecycle, Ignored, Info, "Pool blocks recycled between streams: no memory is allocated or freed.", ""},
+	{IgnorePoolWandering, Ignored, Info, "Pool blocks moving between streams: no memory is allocated or freed.", ""},
+	{IgnorePoolEvent, Ignored, Info, "Pool stream synchronisation events.", ""},
+	{IgnoreFixedFeatureMemory, Ignored, Info, "Fixed feature memory handed to a model; counted by its malloc line.", ""},
+	{IgnoreAllocatorSetup, Ignored, Info, "Allocator set-up lines that allocate nothing.", ""},
+}
