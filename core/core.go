@@ -467,7 +467,8 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 		}
 		r.candidates++
 		ok := plog.Parse(l, &env)
-		rec := gelog.ParseInto(&env, ok, l, gelog.Meta{File: file, Line: n}, &set)
+		meta := gelog.Meta{File: file, Line: n, Unterminated: c.Unterminated && start+end+1 == len(data)}
+		rec := gelog.ParseInto(&env, ok, l, meta, &set)
 		it := item{time: gelog.M(rec).Time, line: n}
 		if rec == gelog.Record(&set) {
 			it.ref = int64(r.tape.Append(&set))

@@ -168,10 +168,14 @@ func TestRunAndDebugLogEventCountOnce(t *testing.T) {
 
 func TestHostileLinesNeverVanish(t *testing.T) {
 	good := setLine(1, "g_1", "a", 0, 512, 480, 1, 2)
-	cut := good[:len(good)-40]
+	// A row whose long node name makes GE's logger cut it at 1024
+	// characters (counted from [file:line]) before isref[..].
+	long := setLine(1, "g_1", "b"+strings.Repeat("x", 960), 0, 512, 480, 1, 2)
+	cut := long[:strings.Index(long, " [")+1+1024]
 	lines := []string{
 		good,
 		cut, // cut by the logger: rejected as truncated
+		good[:len(good)-40], // complete as far as anyone can tell: missing-field
 		"\x00\x01\x02 binary [IMAS] junk \xff\xfe",
 		strings.Repeat("z", 200000) + "[IMAS]Set far away",
 		"[INFO] GE(77,python3):2026-08-12-10:21:33.009.000 [x.cc:1]78 F:[IMAS]Set g_1 name[=cmd|' /C calc'!A0] optype[Add] output[0] offset to [512] streamid[0] memtype[2] size[512] realsize[480] noalignsize[448] life time begin[2] life time end[3] child[0:1:0:0:1] isref[0] batch[], block_type[]",
@@ -184,7 +188,7 @@ func TestHostileLinesNeverVanish(t *testing.T) {
 	for _, d := range rep.Diagnostics {
 		reasons[d.Reason]++
 	}
-	if reasons["truncated"] != 1 || reasons["bad-envelope"] != 1 || reasons["line-too-long"] != 1 {
+	if reasons["truncated"] != 1 || reasons["missing-field"] != 1 || reasons["bad-envelope"] != 1 || reasons["line-too-long"] != 1 {
 		t.Errorf("diagnostics: %v", reasons)
 	}
 }
@@ -219,5 +223,37 @@ func TestSummaryDiagnosticsNameTheLine(t *testing.T) {
 	}
 	if seen["logged-mismatch"] == 0 || seen["summary-only"] != 1 {
 		t.Errorf("diagnostics %v", seen)
+	}
+}
+
+// A line is truncated only where something cut it: the logger at its
+// limit, or the end of a file that stops mid-line. The same short line in
+// the middle of a file is complete: it lacks a field (missing-field), and
+// the sanity notes do not blame the logger for it.
+func TestTruncatedOnlyAtLimitOrFileEnd(t *testing.T) {
+	good := setLine(1, "g_1", "a", 0, 512, 480, 1, 2)
+	short := good[:strings.Index(good, " isref[")]
+	for _, tc := range []struct {
+		name, text, reason string
+	}{
+		{"mid-file", short + "\n" + good + "\n", "missing-field"},
+		{"last line without newline", good + "\n" + short, "truncated"},
+		{"last line with newline", good + "\n" + short + "\n", "missing-field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := run(t, input.BytesSource("t.log", []byte(tc.text)))
+			var got []string
+			for _, d := range rep.Diagnostics {
+				got = append(got, d.Reason)
+			}
+			if len(got) != 1 || got[0] != tc.reason {
+				t.Fatalf("diagnostics %v, want [%s]", got, tc.reason)
+			}
+			for _, n := range rep.Sanity.Notes {
+				if strings.Contains(n, "1024") {
+					t.Errorf("note blames the logger's limit: %s", n)
+				}
+			}
+		})
 	}
 }

@@ -72,7 +72,7 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 			zc += blockSum(s.Rows, func(r *model.Row) bool { return r.ZeroCopy != 0 })
 		}
 		f.ZeroCopy = zc
-		if v, ok := loggedInt(g.Logged, "zero_copy"); ok {
+		if v, ok := loggedZeroCopy(g.Logged); ok {
 			f.ZeroCopy = v
 		}
 	}
@@ -129,6 +129,24 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 		f.ReachTheoryRate = Round2(math.Min(100, float64(f.TheoryMin)/float64(f.AfterReuse)*100))
 	}
 	return diags
+}
+
+// loggedZeroCopy is GE's zero-copy size for a graph: the summary's
+// zero_copy, else BuildModelDef's zero_copy_mem_size, else the offset
+// after AssignZeroCopyMemory minus the one before it (docs/runtime.md).
+func loggedZeroCopy(l model.Logged) (int64, bool) {
+	if v, ok := loggedInt(l, "zero_copy"); ok {
+		return v, true
+	}
+	if v, ok := loggedInt(l, model.LoggedZeroCopyBuild); ok {
+		return v, true
+	}
+	in, ok1 := loggedInt(l, model.LoggedZeroCopyInclude)
+	ex, ok2 := loggedInt(l, model.LoggedZeroCopyExclude)
+	if ok1 && ok2 && in >= ex {
+		return in - ex, true
+	}
+	return 0, false
 }
 
 func loggedInt(l model.Logged, key string) (int64, bool) {

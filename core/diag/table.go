@@ -48,6 +48,12 @@ const (
 	IgnorePoolEvent          = "pool-event"
 	IgnoreFixedFeatureMemory = "fixed-feature-memory"
 	IgnoreAllocatorSetup     = "allocator-setup"
+	IgnoreDirectCopyAddr     = "direct-copy-addr"
+	IgnoreRefreshAddr        = "refresh-addr"
+	IgnoreIOSize             = "io-size"
+	IgnoreAllocatorLifecycle = "allocator-lifecycle"
+	IgnoreMemoryKeyMiss      = "memory-key-miss"
+	IgnoreCachingBins        = "caching-allocator-bins"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
@@ -105,4 +111,10 @@ var table = []Reason{
 	{IgnorePoolEvent, Ignored, Info, "Pool stream synchronisation events.", ""},
 	{IgnoreFixedFeatureMemory, Ignored, Info, "Fixed feature memory handed to a model; counted by its malloc line.", ""},
 	{IgnoreAllocatorSetup, Ignored, Info, "Allocator set-up lines that allocate nothing.", ""},
+	{IgnoreDirectCopyAddr, Ignored, Info, "Notes on addresses a copy operator reads directly; no address to check.", ""},
+	{IgnoreRefreshAddr, Ignored, Info, "Notes that input/output addresses were refreshed; no address to check.", ""},
+	{IgnoreIOSize, Ignored, Info, "Model input/output sizes (GetInputSize/GetOutputSize); the addresses come from other lines.", ""},
+	{IgnoreAllocatorLifecycle, Ignored, Info, "MemoryAllocator::Initialize and ::Finalize: an allocator starts or stops; nothing is allocated or freed.", ""},
+	{IgnoreMemoryKeyMiss, Ignored, Info, "MemoryAllocator::GetMemoryAddr found no block for a memory key; GE then allocates one, which its own malloc line records.", ""},
+	{IgnoreCachingBins, Ignored, Info, "The caching allocator giving its cached free blocks back (\"Free block bins.\"); the line names no block and no size.", ""},
 }

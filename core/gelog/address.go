@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 
 	"imas/core/plog"
 )
@@ -83,11 +84,11 @@ func imasStatement(s []byte) (kind int, name string) {
 		{"CopyPlainData memcpy ", stCopy, "CopyPlainData"},
 		{"CopyTransData memcpy ", stCopy, "CopyTransData"},
 		// Informational forms that carry no address imas checks.
-		{" Find addr ", stIgnore, "direct-copy-addr"},
-		{"refresh in/out addr", stIgnore, "refresh-addr"},
-		{"GetInputSize ", stIgnore, "io-size"},
-		{"GetOutputSize ", stIgnore, "io-size"},
-		{"model_name:", stIgnore, "fixed-feature-memory"},
+		{" Find addr ", stIgnore, diag.IgnoreDirectCopyAddr},
+		{"refresh in/out addr", stIgnore, diag.IgnoreRefreshAddr},
+		{"GetInputSize ", stIgnore, diag.IgnoreIOSize},
+		{"GetOutputSize ", stIgnore, diag.IgnoreIOSize},
+		{"model_name:", stIgnore, diag.IgnoreFixedFeatureMemory},
 	} {
 		if bytes.HasPrefix(s, []byte(p.prefix)) {
 			return p.kind, p.name
@@ -144,7 +145,7 @@ func parseAddress(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		rec = parseOpAddress(s, r, line)
 	}
 	if rec == r && (r.Size < -1 || r.DataSize < -1 || r.Offset < -1) { // -1 is "not printed"
-		return reject(m, line, "negative-value", "negative offset or size")
+		return reject(m, line, diag.NegativeValue, "negative offset or size")
 	}
 	return rec
 }
@@ -172,12 +173,12 @@ func parseRegion(s []byte, stmt string, m Meta, line []byte) Record {
 	r := &Region{Meta: m, Statement: stmt, MemType: -1, Device: -1}
 	id, rest, ok := graphID(s)
 	if !ok {
-		return reject(m, line, missingOrCut(line, "graph"), "graph_<id> missing")
+		return reject(m, line, missingOrCut(m, line, "graph"), "graph_<id> missing")
 	}
 	r.GraphID = id
 	t, ok, closed := field(rest, "type")
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "type"), "type[...] missing")
+		return reject(m, line, missingOrCut(m, line, "type"), "type[...] missing")
 	}
 	r.Type = string(t)
 	a, ok, closed := field(rest, "memaddr")
@@ -185,17 +186,17 @@ func parseRegion(s []byte, stmt string, m Meta, line []byte) Record {
 		a, ok, closed = field(rest, "mem_addr")
 	}
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "memaddr"), "memaddr[...] missing")
+		return reject(m, line, missingOrCut(m, line, "memaddr"), "memaddr[...] missing")
 	}
 	if r.Base, ok = parseAddr(a); !ok {
-		return reject(m, line, "bad-number", "memaddr[...] is not an address")
+		return reject(m, line, diag.BadNumber, "memaddr[...] is not an address")
 	}
 	sz, ok, closed := field(rest, "mem_size")
 	if !ok {
 		sz, ok, closed = field(rest, "size")
 	}
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "mem_size"), "mem_size[...] missing")
+		return reject(m, line, missingOrCut(m, line, "mem_size"), "mem_size[...] missing")
 	}
 	var e numErr
 	if r.Size, e = parseInt(sz); e != numOK {
@@ -207,7 +208,7 @@ func parseRegion(s []byte, stmt string, m Meta, line []byte) Record {
 		}
 	}
 	if r.Size < 0 {
-		return reject(m, line, "negative-value", "negative mem_size")
+		return reject(m, line, diag.NegativeValue, "negative mem_size")
 	}
 	return r
 }
@@ -219,14 +220,14 @@ func parseVirtualRange(msg []byte, m Meta, line []byte) Record {
 	r := &Region{Meta: m, Statement: "ReserveVirtualMemory", GraphID: -1, Type: "V", MemType: -1, Device: -1}
 	a, ok := colonField(msg, "virtual_active_addr_base")
 	if !ok {
-		return reject(m, line, "truncated", "virtual_active_addr_base cut")
+		return reject(m, line, diag.Truncated, "virtual_active_addr_base cut")
 	}
 	if r.Base, ok = parseAddr(a); !ok {
-		return reject(m, line, "bad-number", "virtual_active_addr_base is not an address")
+		return reject(m, line, diag.BadNumber, "virtual_active_addr_base is not an address")
 	}
 	sz, ok := colonField(msg, "virtual_memory_size")
 	if !ok {
-		return reject(m, line, missingOrCut(line, "virtual_memory_size"), "virtual_memory_size missing")
+		return reject(m, line, missingOrCut(m, line, "virtual_memory_size"), "virtual_memory_size missing")
 	}
 	var e numErr
 	if r.Size, e = parseInt(leadingDigits(sz)); e != numOK {
@@ -254,11 +255,11 @@ func parseOpAddress(s []byte, r *OpAddress, line []byte) Record {
 	if id, rest, ok := graphID(s); ok {
 		r.GraphID, s = id, rest
 	} else if r.Statement == "graph" || r.Failed {
-		return reject(m, line, missingOrCut(line, "graph"), "graph_<id> missing")
+		return reject(m, line, missingOrCut(m, line, "graph"), "graph_<id> missing")
 	}
 	t, ok, closed := field(s, "type")
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "type"), "type[...] missing")
+		return reject(m, line, missingOrCut(m, line, "type"), "type[...] missing")
 	}
 	r.Type = string(t)
 	var e numErr
@@ -273,7 +274,7 @@ func parseOpAddress(s []byte, r *OpAddress, line []byte) Record {
 	}
 	name, after, ok, closed := nameField(s)
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "name"), "name[...] missing or cut")
+		return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing or cut")
 	}
 	r.Name = string(name)
 	if r.Type == "L1" { // "name[..], mem_addr[workspace index <i>]:0x<hex>"
@@ -281,7 +282,7 @@ func parseOpAddress(s []byte, r *OpAddress, line []byte) Record {
 	}
 	kind, idx, ok := kindIndex(s, after)
 	if !ok {
-		return reject(m, line, missingOrCut(line, "index"), "input/output/workspace[...] missing")
+		return reject(m, line, missingOrCut(m, line, "index"), "input/output/workspace[...] missing")
 	}
 	r.Kind = kind
 	if kind == "workspace" {
@@ -317,10 +318,10 @@ func parseOpAddress(s []byte, r *OpAddress, line []byte) Record {
 	}
 	a, ok, closed := fieldAfter(s, after, "memaddr")
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "memaddr"), "memaddr[...] missing")
+		return reject(m, line, missingOrCut(m, line, "memaddr"), "memaddr[...] missing")
 	}
 	if r.Addr, ok = parseAddr(a); !ok {
-		return reject(m, line, "bad-number", "memaddr[...] is not an address")
+		return reject(m, line, diag.BadNumber, "memaddr[...] is not an address")
 	}
 	r.HasAddr = true
 	return r
@@ -335,7 +336,7 @@ func parseL1(s []byte, r *OpAddress, line []byte) Record {
 		j = indexFrom(s, "]:", i+len("workspace index "))
 	}
 	if j < 0 {
-		return reject(r.Meta, line, missingOrCut(line, "mem_addr"), "mem_addr[workspace index ..]:addr missing")
+		return reject(r.Meta, line, missingOrCut(r.Meta, line, "mem_addr"), "mem_addr[workspace index ..]:addr missing")
 	}
 	var e numErr
 	if r.Index, e = parseInt(s[i+len("workspace index ") : j]); e != numOK {
@@ -343,7 +344,7 @@ func parseL1(s []byte, r *OpAddress, line []byte) Record {
 	}
 	var ok bool
 	if r.Addr, ok = parseAddr(bytes.TrimSpace(s[j+2:])); !ok {
-		return reject(r.Meta, line, missingOrCut(line, "addr"), "L1 address missing")
+		return reject(r.Meta, line, missingOrCut(r.Meta, line, "addr"), "L1 address missing")
 	}
 	r.HasAddr = true
 	return r
@@ -355,7 +356,7 @@ func parseCopy(s []byte, r *OpAddress, line []byte) Record {
 	m := r.Meta
 	id, rest, ok := graphID(s)
 	if !ok {
-		return reject(m, line, missingOrCut(line, "graph"), "graph_<id> missing")
+		return reject(m, line, missingOrCut(m, line, "graph"), "graph_<id> missing")
 	}
 	r.GraphID, s = id, rest
 	if t, ok, closed := field(s, "type"); ok && closed {
@@ -364,13 +365,13 @@ func parseCopy(s []byte, r *OpAddress, line []byte) Record {
 	after := 0
 	if name, a, ok, closed := nameField(s); ok {
 		if !closed {
-			return reject(m, line, "truncated", "cut inside name[...]")
+			return reject(m, line, diag.Truncated, "cut inside name[...]")
 		}
 		r.Name, after = string(name), a
 	}
 	kind, idx, ok := kindIndex(s, after)
 	if !ok {
-		return reject(m, line, missingOrCut(line, "index"), "output/input[...] missing")
+		return reject(m, line, missingOrCut(m, line, "index"), "output/input[...] missing")
 	}
 	r.Kind = kind
 	var e numErr
@@ -393,17 +394,17 @@ func parseCopy(s []byte, r *OpAddress, line []byte) Record {
 	}
 	if ok && closed {
 		if r.Addr, ok = parseAddr(a); !ok {
-			return reject(m, line, "bad-number", "memaddr[...] is not an address")
+			return reject(m, line, diag.BadNumber, "memaddr[...] is not an address")
 		}
 		r.HasAddr = true
 	} else if r.Statement != "CopyTransData" { // 2020 CopyTransData had no address
-		return reject(m, line, missingOrCut(line, "memaddr"), "memaddr[...] missing")
+		return reject(m, line, missingOrCut(m, line, "memaddr"), "memaddr[...] missing")
 	}
 	if v, ok, closed := fieldAfter(s, after, "src"); ok && closed {
 		r.Src, _ = parseAddr(v)
 	}
 	if r.DataSize < 0 && r.Size < 0 {
-		return reject(m, line, missingOrCut(line, "mem_size"), "mem_size[...] and datasize[...] missing")
+		return reject(m, line, missingOrCut(m, line, "mem_size"), "mem_size[...] and datasize[...] missing")
 	}
 	return r
 }
@@ -414,7 +415,7 @@ func parseFFTS(s []byte, m Meta, line []byte) Record {
 	r := &OpAddress{Meta: m, Statement: "ffts", GraphID: -1, Index: -1, Offset: -1, Size: -1, DataSize: -1}
 	g := bytes.Index(s, []byte(" get real "))
 	if g <= 0 {
-		return reject(m, line, "missing-field", "op name missing before \"get real\"")
+		return reject(m, line, diag.MissingField, "op name missing before \"get real\"")
 	}
 	head, tail := s[:g], s[g+len(" get real "):]
 	if sp := bytes.LastIndexByte(head, ' '); sp > 0 {
@@ -429,7 +430,7 @@ func parseFFTS(s []byte, m Meta, line []byte) Record {
 	}
 	a := bytes.LastIndex(tail, []byte("addr "))
 	if r.Kind == "" || a < 0 {
-		return reject(m, line, missingOrCut(line, "addr"), "get real <kind> addr <n> expected")
+		return reject(m, line, missingOrCut(m, line, "addr"), "get real <kind> addr <n> expected")
 	}
 	v, e := parseUint(bytes.TrimSpace(tail[a+len("addr "):]))
 	if e != numOK {

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 
 	"imas/core/plog"
 )
@@ -13,6 +14,12 @@ import (
 //	[ascend][curpid: <p>, <t>][drv][devmm][_svm_mem_stats_show 148]<TYPE> dev<N> Mem stats (Bytes). (...; alloced_peak_size=<n>; ...)
 //	[...][_svm_mem_stats_show]<TYPE> [dev<N> ]Cached_size:<n>Bytes
 //	[...][svm_mem_stats_show_device_proc_mem 358]DEV_PROC_MEM dev<N> Mem stats (Bytes). (module_name=<M>; module_id=<n>; total_size=<n>)
+//	[...][_devmm_mem_stats_show 152]<TYPE> [dev<N> ]mem stats(Bytes): module_name=<M>, module_id=<n> current_alloced_size=<n>, alloced_peak_size=<n>.
+//	[...][_devmm_mem_stats_show 158]<TYPE> [dev<N> ]Cached_size:<n>Bytes
+//
+// The last two are the 2023 driver's (CANN 6.x), also printed under
+// [_svm_mem_stats_show 154]: fields separated by ", " or " ", no
+// parentheses, no counts, a period at the end.
 
 // DevmmStat is one statistics line. Cached lines have no module.
 type DevmmStat struct {
@@ -33,7 +40,7 @@ type DevmmStat struct {
 func init() {
 	Register(Family{
 		Name:  "devmm",
-		Match: func(_ *plog.Envelope, msg []byte) bool { return bytes.Contains(msg, []byte("svm_mem_stats_show")) },
+		Match: func(_ *plog.Envelope, msg []byte) bool { return devmmTag(msg) >= 0 },
 		Parse: parseDevmm,
 	})
 }
@@ -44,16 +51,16 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	if bytes.Contains(msg, []byte("**")) {
 		msg = bytes.ReplaceAll(msg, []byte("**"), nil)
 	}
-	i := bytes.Index(msg, []byte("svm_mem_stats_show"))
+	i := devmmTag(msg)
 	e := bytes.IndexByte(msg[i:], ']')
 	if e < 0 {
-		return reject(m, line, "truncated", "cut inside the devmm function tag")
+		return reject(m, line, diag.Truncated, "cut inside the devmm function tag")
 	}
 	s := bytes.TrimLeft(msg[i+e+1:], " ")
 	r := &DevmmStat{Meta: m, Device: -1, AllocCnt: -1, FreeCnt: -1}
 	sp := bytes.IndexByte(s, ' ')
 	if sp <= 0 {
-		return reject(m, line, "truncated", "memory type missing")
+		return reject(m, line, diag.Truncated, "memory type missing")
 	}
 	r.MemType, s = string(s[:sp]), s[sp+1:]
 	if bytes.HasPrefix(s, []byte("dev")) {
@@ -73,30 +80,35 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.AllocCnt, r.FreeCnt = 0, 0
 		return r
 	}
-	p := bytes.IndexByte(s, '(')
-	if !bytes.HasPrefix(bytes.ToLower(s), []byte("mem stats")) || p < 0 {
-		return reject(m, line, missingOrCut(line, "Mem stats"), "\"Mem stats (Bytes). (...)\" expected")
+	if !bytes.HasPrefix(bytes.ToLower(s), []byte("mem stats")) {
+		return reject(m, line, diag.MissingField, "\"Mem stats (Bytes)\" expected")
 	}
-	// The "(Bytes)" unit is the first parenthesis; the fields follow.
-	if q := bytes.IndexByte(s[p+1:], '('); q >= 0 {
-		s = s[p+1+q+1:]
-	}
+	s = s[len("mem stats"):]
+	// A complete line ends its fields with ')' (current form) or '.' (the
+	// 2023 form); otherwise the last value may be incomplete.
+	t := bytes.TrimRight(s, " \r")
+	complete := len(t) > 0 && (t[len(t)-1] == ')' || t[len(t)-1] == '.')
 	fields := map[string][]byte{}
 	var last string
-	for _, kv := range bytes.Split(bytes.TrimRight(s, ")"), []byte(";")) {
-		k, v, ok := bytes.Cut(bytes.TrimSpace(kv), []byte("="))
-		if ok {
-			fields[string(k)] = bytes.TrimSpace(v)
+	for len(t) > 0 {
+		j := bytes.IndexAny(t, " ;,()")
+		tok := t
+		if j >= 0 {
+			tok, t = t[:j], t[j+1:]
+		} else {
+			t = nil
+		}
+		if k, v, ok := bytes.Cut(tok, []byte("=")); ok && len(k) > 0 {
+			fields[string(k)] = bytes.TrimRight(v, ".")
 			last = string(k)
 		}
 	}
-	if !bytes.HasSuffix(s, []byte(")")) {
-		// Cut by the logger: the last value may be incomplete.
+	if !complete {
 		delete(fields, last)
 	}
 	r.Module = string(fields["module_name"])
 	if r.Module == "" {
-		return reject(m, line, missingOrCut(line, "module_name"), "module_name missing")
+		return reject(m, line, missingOrCut(m, line, "module_name"), "module_name missing")
 	}
 	num := func(key string, dst *int64) (present bool, e numErr) {
 		v, ok := fields[key]
@@ -115,24 +127,34 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			return badNum(m, line, "total_size", e)
 		}
 		if r.Total < 0 {
-			return reject(m, line, "negative-value", "negative total_size")
+			return reject(m, line, diag.NegativeValue, "negative total_size")
 		}
 		return r
 	}
 	if ok, e := num("current_alloced_size", &r.Current); !ok || e != numOK {
-		return reject(m, line, missingOrCut(line, "current_alloced_size"), "current_alloced_size missing")
+		return reject(m, line, missingOrCut(m, line, "current_alloced_size"), "current_alloced_size missing")
 	}
 	ok, e2 := num("allocated_peak_size", &r.Peak)
 	if !ok {
 		ok, e2 = num("alloced_peak_size", &r.Peak)
 	}
 	if !ok || e2 != numOK {
-		return reject(m, line, missingOrCut(line, "allocated_peak_size"), "allocated_peak_size missing")
+		return reject(m, line, missingOrCut(m, line, "allocated_peak_size"), "allocated_peak_size missing")
 	}
 	if r.Current < 0 || r.Peak < 0 {
-		return reject(m, line, "negative-value", "negative current or peak size")
+		return reject(m, line, diag.NegativeValue, "negative current or peak size")
 	}
 	num("alloc_cnt", &r.AllocCnt)
 	num("free_cnt", &r.FreeCnt)
 	return r
+}
+
+// devmmTag returns where the driver's statistics function tag starts in
+// msg, or -1: _svm_mem_stats_show, svm_mem_stats_show_device_proc_mem and
+// the 2023 driver's _devmm_mem_stats_show.
+func devmmTag(msg []byte) int {
+	if i := bytes.Index(msg, []byte("svm_mem_stats_show")); i >= 0 {
+		return i
+	}
+	return bytes.Index(msg, []byte("_devmm_mem_stats_show"))
 }

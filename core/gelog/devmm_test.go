@@ -35,6 +35,21 @@ func TestDevmm(t *testing.T) {
 		{"cut in peak", "[INFO] DRV(7,python3):2026-06-13-17:00:34.718.209 [svm_mem_statistics.c:150][ascend][curpid:7,7][drv][devmm][_svm_mem_stats_show]MEM_DEV_HUGE_HBM dev0 Mem stats (Bytes). (module_name=GE; module_id=45; current_alloced_size=0; allocated_peak_size=2747",
 			"reject truncated: allocated_peak_size missing"},
 		{"no stats", "[INFO] DRV(7,python3):2026-06-13-17:00:34.718.209 [svm_mem_statistics.c:150][ascend][curpid:7,7][drv][devmm][_svm_mem_stats_show]MEM_DEV_HUGE_HBM dev0 statistics off.",
-			"reject missing-field: \"Mem stats (Bytes). (...)\" expected"},
+			"reject missing-field: \"Mem stats (Bytes)\" expected"},
+		// the 2023 driver (CANN 6.x): comma form, no counts, period at the end
+		{"2023 DEV_MEM GE", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.150 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 152]DEV_MEM dev3 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=1024, alloced_peak_size=73400320.",
+			"devmm DEV_MEM dev=3 mod=GE/45 cur=1024 peak=73400320 cnt=-1/-1 cached=0/false total=0"},
+		{"2023 HOST_MEM no device", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.160 [ascend][curpid: 4100, 4101][drv][devmm][_devmm_mem_stats_show 152]HOST_MEM mem stats(Bytes): module_name=RUNTIME, module_id=7 current_alloced_size=0, alloced_peak_size=8192.",
+			"devmm HOST_MEM dev=-1 mod=RUNTIME/7 cur=0 peak=8192 cnt=-1/-1 cached=0/false total=0"},
+		{"2023 cached", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.170 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 158]DEV_MEM dev3 Cached_size:4194304Bytes",
+			"devmm DEV_MEM dev=3 mod=/0 cur=0 peak=0 cnt=0/0 cached=4194304/true total=0"},
+		{"2023 DVPP cached zero", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.180 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 158]DVPP_MEM dev1 Cached_size:0Bytes",
+			"devmm DVPP_MEM dev=1 mod=/0 cur=0 peak=0 cnt=0/0 cached=0/true total=0"},
+		{"2023 form under _svm_mem_stats_show", "[INFO] DRV(77,python):2023-05-06-07:08:09.010.011 [ascend][curpid: 9, 9][drv][devmm][_svm_mem_stats_show 154]DEV_MEM dev1 mem stats(Bytes): module_name=HCCL, module_id=3 current_alloced_size=2097152, alloced_peak_size=6291456.",
+			"devmm DEV_MEM dev=1 mod=HCCL/3 cur=2097152 peak=6291456 cnt=-1/-1 cached=0/false total=0"},
+		{"2023 cut in peak", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.150 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 152]DEV_MEM dev3 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=1024, alloced_peak_size=734",
+			"reject truncated: allocated_peak_size missing"},
+		{"2023 without peak", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.150 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 152]DEV_MEM dev3 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=1024.",
+			"reject missing-field: allocated_peak_size missing"},
 	})
 }

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 	"strings"
 
 	"imas/core/plog"
@@ -58,8 +59,8 @@ type PhysicalPage struct {
 	PageType string
 }
 
-// DeviceFree is "RtMemAllocator::free device_id:<d> ,size:<n>, mem_addr:<p>":
-// the RT2 L1 pool giving a "page caching" malloc back.
+// DeviceFree is "RtMemAllocator::free device_id:<d> ,size:<n>, mem_addr:<p>"
+// (2023: "addr:<p>"): the RT2 L1 pool giving a "page caching" malloc back.
 type DeviceFree struct {
 	Meta
 	Device int64
@@ -179,13 +180,13 @@ func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	r := &DeviceMalloc{Meta: m, Caller: string(env.Func), Device: -1, Module: -1}
 	c := bytes.Index(s, []byte(", size="))
 	if c < 0 {
-		return reject(m, line, missingOrCut(line, "size"), "size= missing")
+		return reject(m, line, missingOrCut(m, line, "size"), "size= missing")
 	}
 	r.Func = string(s[:c])
 	s = s[c+len(", size="):]
 	p := bytes.Index(s, []byte(", purpose="))
 	if p < 0 {
-		return reject(m, line, missingOrCut(line, "purpose"), "purpose= missing")
+		return reject(m, line, missingOrCut(m, line, "purpose"), "purpose= missing")
 	}
 	var e numErr
 	if r.Size, e = parseInt(s[:p]); e != numOK {
@@ -213,7 +214,7 @@ func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	r.Purpose = string(bytes.TrimSpace(purpose))
 	if r.Size < 0 {
-		return reject(m, line, "negative-value", "negative size")
+		return reject(m, line, diag.NegativeValue, "negative size")
 	}
 	r.Category, r.Counted = MallocCategory(r.Func, r.Purpose)
 	return r
@@ -229,6 +230,8 @@ func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 //	ActiveMemoryAllocator::FreeMemory used_count = <u> device_id = <d>[ memory_type = <t>]
 //	ActiveMemoryAllocator::Recycle ...
 //	[Malloc][Memory] failed, device_id = <d>, size= <n>
+//	MemoryAllocator::Initialize[.] / MemoryAllocator::Finalize[.]  (ignored)
+//	MemoryAllocator::GetMemoryAddr failed, memory_key[<k>] was not exist, device_id = <d>.  (ignored)
 func parseAllocatorCall(msg []byte, m Meta, line []byte) Record {
 	r := &AllocatorCall{Meta: m, Device: -1, Used: -1}
 	var rest []byte
@@ -258,8 +261,15 @@ func parseAllocatorCall(msg []byte, m Meta, line []byte) Record {
 			}
 		case "Recycle":
 			r.Op = "recycle"
+		case "Initialize", "Initialize.", "Finalize", "Finalize.":
+			return &Ignored{Meta: m, What: diag.IgnoreAllocatorLifecycle}
+		case "GetMemoryAddr":
+			if bytes.Contains(rest, []byte(" failed")) {
+				return &Ignored{Meta: m, What: diag.IgnoreMemoryKeyMiss}
+			}
+			fallthrough
 		default:
-			return reject(m, line, "unrecognised", "unknown "+r.Class+" statement")
+			return reject(m, line, diag.Unrecognised, "unknown "+r.Class+" statement")
 		}
 	}
 	if v, ok := eqField(rest, "device_id"); ok {
@@ -280,13 +290,13 @@ func parseAllocatorCall(msg []byte, m Meta, line []byte) Record {
 		}
 		r.Size = n
 	} else if r.Op == "malloc" || r.Op == "failed" {
-		return reject(m, line, missingOrCut(line, "size"), "size= missing")
+		return reject(m, line, missingOrCut(m, line, "size"), "size= missing")
 	}
 	if v, ok := eqField(rest, "used_count"); ok {
 		r.Used, _ = parseInt(leadingDigits(v))
 	}
 	if (r.Op == "malloc" || r.Op == "free") && r.Class == "MemoryAllocator" && r.Device < 0 {
-		return reject(m, line, missingOrCut(line, "device_id"), "device_id missing")
+		return reject(m, line, missingOrCut(m, line, "device_id"), "device_id missing")
 	}
 	return r
 }
@@ -330,7 +340,7 @@ func parsePhysical(msg []byte, m Meta, line []byte) Record {
 	r := &PhysicalPage{Meta: m, MemType: -1, Free: bytes.Contains(msg, []byte("aclrtFreePhysical success"))}
 	v, ok := colonField(msg, "pa_index")
 	if !ok {
-		return reject(m, line, missingOrCut(line, "pa_index"), "pa_index missing")
+		return reject(m, line, missingOrCut(m, line, "pa_index"), "pa_index missing")
 	}
 	var e numErr
 	if r.Index, e = parseInt(leadingDigits(v)); e != numOK {
@@ -338,7 +348,7 @@ func parsePhysical(msg []byte, m Meta, line []byte) Record {
 	}
 	v, ok = colonField(msg, "current physical memory size")
 	if !ok {
-		return reject(m, line, missingOrCut(line, "current physical memory size"), "current physical memory size missing")
+		return reject(m, line, missingOrCut(m, line, "current physical memory size"), "current physical memory size missing")
 	}
 	if r.Current, e = parseInt(leadingDigits(v)); e != numOK {
 		return badNum(m, line, "current physical memory size", e)
@@ -363,7 +373,7 @@ func parseDeviceFree(msg []byte, m Meta, line []byte) Record {
 	}
 	v, ok := colonField(s, "size")
 	if !ok {
-		return reject(m, line, missingOrCut(line, "size"), "size missing")
+		return reject(m, line, missingOrCut(m, line, "size"), "size missing")
 	}
 	var e numErr
 	if r.Size, e = parseInt(leadingDigits(v)); e != numOK {
@@ -371,10 +381,13 @@ func parseDeviceFree(msg []byte, m Meta, line []byte) Record {
 	}
 	a, ok := colonField(s, "mem_addr")
 	if !ok {
-		return reject(m, line, missingOrCut(line, "mem_addr"), "mem_addr missing")
+		a, ok = colonField(s, "addr") // 2023
+	}
+	if !ok {
+		return reject(m, line, missingOrCut(m, line, "mem_addr"), "mem_addr missing")
 	}
 	if r.Addr, ok = parseAddr(trimAddr(a)); !ok {
-		return reject(m, line, "bad-number", "mem_addr is not an address")
+		return reject(m, line, diag.BadNumber, "mem_addr is not an address")
 	}
 	return r
 }
@@ -383,7 +396,7 @@ func parseFact(msg []byte, key, what string, m Meta, line []byte) Record {
 	s := bytes.TrimSpace(msg[bytes.Index(msg, []byte(key))+len(key):])
 	d := leadingDigits(s)
 	if len(d) == 0 {
-		return reject(m, line, missingOrCut(line, key), "number expected after \""+key+"\"")
+		return reject(m, line, missingOrCut(m, line, key), "number expected after \""+key+"\"")
 	}
 	v, e := parseInt(d)
 	if e != numOK {

@@ -3,6 +3,7 @@ package gelog
 import (
 	"bytes"
 	"hash/maphash"
+	"imas/core/diag"
 	"strings"
 	"unicode/utf8"
 
@@ -32,6 +33,9 @@ var Markers = []string{
 	"Total memory size is",
 	"RtMemAllocator::free",
 	"svm_mem_stats_show_device_proc_mem",
+	"_devmm_mem_stats_show",
+	"zero_copy_memory is ",
+	"zero_copy_mem_size",
 }
 
 // IsCandidate reports whether line carries one of the Markers.
@@ -81,7 +85,7 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 	m.PID, m.TID, m.Time, m.Event = env.PID, env.TID, env.Time, env.Event
 	msg := env.Msg
 	if !envOK {
-		return reject(m, line, "bad-envelope", "no plog header ([LEVEL] MODULE(pid,name):time)")
+		return reject(m, line, diag.BadEnvelope, "no plog header ([LEVEL] MODULE(pid,name):time)")
 	}
 	if i := bytes.Index(msg, []byte("[IMAS]")); i >= 0 {
 		if r := parseIMAS(env, msg, i, m, line, set); r != nil {
@@ -95,12 +99,12 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 		}
 	}
 	if bytes.Contains(msg, []byte("Reuse result:")) || bytes.Contains(msg, []byte("mem_offset exclude zero_copy_memory")) {
-		return &Ignored{Meta: m, What: "reuse-result"}
+		return &Ignored{Meta: m, What: diag.IgnoreReuseResult}
 	}
 	if bytes.Contains(msg, []byte("after append ws, origin memory size")) {
 		return parseAppendWsSize(msg, m, line)
 	}
-	return reject(m, line, "unrecognised", "marker present but statement unknown")
+	return reject(m, line, diag.Unrecognised, "marker present but statement unknown")
 }
 
 // static-graph [IMAS] statements, keyed on the text after "[IMAS]".
@@ -143,7 +147,7 @@ func parseIMAS(env *plog.Envelope, msg []byte, at int, m Meta, line []byte, set 
 		return parseCont(r, m, line, "output", "merge")
 	}
 	if bytes.HasPrefix(s, []byte("Atomic output : we have assigned")) {
-		return &Ignored{Meta: m, What: "atomic-note"}
+		return &Ignored{Meta: m, What: diag.IgnoreAtomicNote}
 	}
 	if r, ok := has("Atomic output : "); ok {
 		return parseAtomic(r, m, line, "output")
@@ -155,7 +159,7 @@ func parseIMAS(env *plog.Envelope, msg []byte, at int, m Meta, line []byte, set 
 		return parseAtomic(r, m, line, "fusion workspace")
 	}
 	if bytes.HasPrefix(s, []byte("Atomic no assign")) {
-		return &Ignored{Meta: m, What: "atomic-no-assign"}
+		return &Ignored{Meta: m, What: diag.IgnoreAtomicNoAssign}
 	}
 	if r, ok := has("AfterAssignMemory : "); ok {
 		m.EventKey = EventKey(msg)
@@ -172,7 +176,7 @@ func parseAppendWsSize(msg []byte, m Meta, line []byte) Record {
 	i := bytes.Index(msg, []byte("origin memory size "))
 	j := bytes.Index(msg, []byte("last memory size "))
 	if i < 0 || j < 0 {
-		return reject(m, line, "truncated", "memory sizes missing")
+		return reject(m, line, diag.Truncated, "memory sizes missing")
 	}
 	o := msg[i+len("origin memory size "):]
 	if c := bytes.IndexByte(o, ','); c >= 0 {
@@ -187,7 +191,7 @@ func parseAppendWsSize(msg []byte, m Meta, line []byte) Record {
 		return badNum(m, line, "last memory size", e)
 	}
 	if r.Origin < 0 || r.Last < 0 {
-		return reject(m, line, "negative-value", "negative memory size")
+		return reject(m, line, diag.NegativeValue, "negative memory size")
 	}
 	return r
 }
@@ -201,7 +205,8 @@ func Rejectf(m Meta, line []byte, reason, detail string) *Reject {
 }
 
 func reject(m Meta, line []byte, reason, detail string) *Reject {
-	return &Reject{Meta: m, Reason: reason, Detail: detail, Text: Excerpt(line)}
+	return &Reject{Meta: m, Reason: reason, Detail: detail, Text: Excerpt(line),
+		AtLimit: reason == diag.Truncated && atLimit(line)}
 }
 
 // Excerpt returns a printable, valid UTF-8 prefix of line for diagnostics.
@@ -242,42 +247,35 @@ func Excerpt(line []byte) string {
 // truncatedAt is GE's logger limit: MSG_LENGTH 1024 counted from [file:line].
 const truncatedAt = 1000
 
-// missingOrCut tells a missing field from a line that was cut: by the
-// logger at its limit, or anywhere else (a log file ending mid-line, a
-// copy cut short). GE's statements end with a closing bracket, a period
-// or a parenthesis; a line that needs a field it does not have and stops
-// anywhere else (inside a bracket, after "key=", in the middle of a word)
-// was cut before the field. A complete-looking line without the field is
-// a statement of another form: missing-field.
-func missingOrCut(line []byte, _ string) string {
-	if i := bytes.Index(line, []byte("] ")); i >= 0 {
-		// length from the envelope's [file:line] on
-		if j := bytes.Index(line, []byte(" [")); j >= 0 && len(line)-j >= truncatedAt {
-			return "truncated"
-		}
-	}
+// atLimit reports whether line reaches GE's logger limit, counted from
+// the envelope's [file:line] on (or from the line's start without one).
+func atLimit(line []byte) bool {
 	if len(line) >= truncatedAt {
-		return "truncated"
-	}
-	t := bytes.TrimRight(line, " \t\r\n")
-	if len(t) == 0 {
-		return "missing-field"
-	}
-	switch t[len(t)-1] {
-	case ']', '.', ')':
-		if open := bytes.LastIndexByte(t, '['); open < 0 || bytes.LastIndexByte(t, ']') > open {
-			return "missing-field"
+		if j := bytes.Index(line, []byte(" [")); j >= 0 {
+			return len(line)-j >= truncatedAt
 		}
+		return true
 	}
-	return "truncated"
+	return false
+}
+
+// missingOrCut names what is wrong with a line that lacks a field its
+// statement needs. Only two things cut a GE line: the logger, at its
+// limit, and the end of a file written or copied mid-line
+// (m.Unterminated). Any other line is complete: the field is missing.
+func missingOrCut(m Meta, line []byte, _ string) string {
+	if m.Unterminated || atLimit(line) {
+		return diag.Truncated
+	}
+	return diag.MissingField
 }
 
 func badNum(m Meta, line []byte, fieldName string, e numErr) *Reject {
 	switch e {
 	case numOverflow:
-		return reject(m, line, "number-overflow", fieldName+" does not fit in int64")
+		return reject(m, line, diag.NumberOverflow, fieldName+" does not fit in int64")
 	case numEmpty:
-		return reject(m, line, "missing-field", fieldName+" is empty")
+		return reject(m, line, diag.MissingField, fieldName+" is empty")
 	}
-	return reject(m, line, "bad-number", fieldName+" is not a number")
+	return reject(m, line, diag.BadNumber, fieldName+" is not a number")
 }

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 
 	"imas/core/plog"
 )
@@ -17,13 +18,16 @@ type PoolCreate struct {
 }
 
 // PoolAlloc is "[KernelTrace][<kernel>][MEM]Alloc memory at stream <s>,
-// block <p>, address <p>, size <n>[, tensor size <n>][, index <i>]...".
+// block <p>, address <p>, size <n>[, tensor size <n>][, index <i>]...",
+// or the 2023 phrasing "Alloc memory block <p>, address[ =] <p>, size =
+// <n>[, as model out memory]".
 type PoolAlloc struct {
 	Meta
 	Kernel     string // kernel node name, e.g. AllocMemHbm_Add_1_325
 	KernelType string // AllocMemHbm, AllocBatchHbm, ...
 	Node       string // compute node name derived from the kernel name
-	Stream     int64
+	Stream     int64  // -1 when not printed (2023)
+	ModelOut   bool   // "as model out memory" (2023): a graph output
 	Block      uint64
 	Addr       uint64
 	Size       int64 // block size; the requested size for AllocBatchHbm/AllocCopyFlowHbm
@@ -38,13 +42,14 @@ func (a *PoolAlloc) Requested() bool {
 }
 
 // PoolFree is "[KernelTrace][<kernel>][MEM]Free memory at stream <s>,
-// address <p>[, tensor <p>][, index <i>]".
+// address <p>[, tensor <p>][, index <i>]", or the 2023 phrasing "Free
+// memory, address <p>".
 type PoolFree struct {
 	Meta
 	Kernel     string
 	KernelType string
 	Node       string
-	Stream     int64
+	Stream     int64 // -1 when not printed (2023)
 	Addr       uint64
 }
 
@@ -62,7 +67,8 @@ type PoolBlock struct {
 	TheoryMin  int64 // Free block: peak span bytes
 }
 
-// PoolDetails is PrintDetails' "Device memory   : [...]" line.
+// PoolDetails is PrintDetails' "Device memory   : [...]" line. The 2023
+// form stops after total size: the later fields are then -1.
 type PoolDetails struct {
 	Meta
 	Allocator     string
@@ -99,7 +105,7 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		a := bytes.IndexByte(s, '[')
 		b := bytes.IndexByte(s, ']')
 		if a < 0 || b < a {
-			return reject(m, line, missingOrCut(line, "allocator"), "[allocator_N] missing")
+			return reject(m, line, missingOrCut(m, line, "allocator"), "[allocator_N] missing")
 		}
 		return &PoolCreate{Meta: m, Allocator: string(s[a+1 : b])}
 	}
@@ -107,9 +113,12 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		m.EventKey = EventKey(msg) // EVENT at Finalize
 		return parseDetails(msg[i+len("Device memory   : ["):], string(env.Alloc), m, line)
 	}
+	if bytes.Contains(msg, []byte("Free block bins")) {
+		return &Ignored{Meta: m, What: diag.IgnoreCachingBins}
+	}
 	free := !bytes.Contains(msg, []byte("Malloc block "))
 	if free && bytes.Contains(msg, []byte("Free block size =")) {
-		return &Ignored{Meta: m, What: "caching-allocator-v1"} // pre-RT2 caching allocator
+		return &Ignored{Meta: m, What: diag.IgnoreCachingAllocatorV1} // pre-RT2 caching allocator
 	}
 	return parseBlock(msg, string(env.Alloc), free, m, line)
 }
@@ -117,11 +126,11 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 func parseKernelTrace(s []byte, m Meta, line []byte) Record {
 	e := bytes.IndexByte(s, ']')
 	if e < 0 {
-		return reject(m, line, "truncated", "cut inside the kernel name")
+		return reject(m, line, diag.Truncated, "cut inside the kernel name")
 	}
 	kernel, body := s[:e], s[e+1:]
 	if !bytes.HasPrefix(body, []byte("[MEM]")) {
-		return &Ignored{Meta: m, What: "kernel-trace"} // launch, shape, tiling traces
+		return &Ignored{Meta: m, What: diag.IgnoreKernelTrace} // launch, shape, tiling traces
 	}
 	body = bytes.TrimLeft(body[len("[MEM]"):], " ")
 	switch {
@@ -129,18 +138,22 @@ func parseKernelTrace(s []byte, m Meta, line []byte) Record {
 		return parseTraceAlloc(kernel, body[len("Alloc memory at stream "):], m, line)
 	case bytes.HasPrefix(body, []byte("Free memory at stream ")):
 		return parseTraceFree(kernel, body[len("Free memory at stream "):], m, line)
+	case bytes.HasPrefix(body, []byte("Alloc memory block ")):
+		return parseTraceAlloc(kernel, body[len("Alloc memory "):], m, line)
+	case bytes.HasPrefix(body, []byte("Free memory, ")):
+		return parseTraceFree(kernel, body[len("Free memory"):], m, line)
 	}
 	for _, k := range []struct{ prefix, what string }{
-		{"Recycle memory", "pool-recycle"}, {"Borrow-recycle memory", "pool-recycle"}, {"Local-recycle memory", "pool-recycle"},
-		{"Memory wandering", "pool-wandering"}, {"Send ", "pool-event"}, {"Wait ", "pool-event"},
-		{"alloc fixed_feature_memory", "fixed-feature-memory"}, {"free fixed_feature_memory", "fixed-feature-memory"},
-		{"create l1 allocators", "allocator-setup"}, {"create l2 allocators", "allocator-setup"}, {"select l2 allocator", "allocator-setup"},
+		{"Recycle memory", diag.IgnorePoolRecycle}, {"Borrow-recycle memory", diag.IgnorePoolRecycle}, {"Local-recycle memory", diag.IgnorePoolRecycle},
+		{"Memory wandering", diag.IgnorePoolWandering}, {"Send ", diag.IgnorePoolEvent}, {"Wait ", diag.IgnorePoolEvent},
+		{"alloc fixed_feature_memory", diag.IgnoreFixedFeatureMemory}, {"free fixed_feature_memory", diag.IgnoreFixedFeatureMemory},
+		{"create l1 allocators", diag.IgnoreAllocatorSetup}, {"create l2 allocators", diag.IgnoreAllocatorSetup}, {"select l2 allocator", diag.IgnoreAllocatorSetup},
 	} {
 		if bytes.HasPrefix(body, []byte(k.prefix)) {
 			return &Ignored{Meta: m, What: k.what}
 		}
 	}
-	return reject(m, line, "unrecognised", "unknown [KernelTrace][MEM] statement")
+	return reject(m, line, diag.Unrecognised, "unknown [KernelTrace][MEM] statement")
 }
 
 // kernelName splits "<Type>_<node>_<id>" (kernel types have no '_').
@@ -157,17 +170,38 @@ func kernelName(k []byte) (typ, node string) {
 	return string(t), string(rest)
 }
 
-// traceFields splits ", "-separated "key value" pairs after the stream id.
+// traceFields splits ", "-separated "key value" (or "key = value") pairs
+// after the stream id. The 2023 phrasing has no stream: s then starts
+// with ", " or with the "block <p>" pair, and stream is nil.
 func traceFields(s []byte, f func(key, val []byte)) (stream []byte) {
 	parts := bytes.Split(s, []byte(", "))
-	for _, p := range parts[1:] {
+	first := bytes.TrimSpace(parts[0])
+	if len(first) == 0 || bytes.HasPrefix(first, []byte("block ")) {
+		parts[0] = first
+		first = nil
+	} else {
+		parts = parts[1:]
+	}
+	for _, p := range parts {
+		if len(p) == 0 {
+			continue
+		}
+		p = bytes.ReplaceAll(p, []byte(" = "), []byte(" "))
 		if sp := bytes.LastIndexByte(p, ' '); sp > 0 {
 			f(p[:sp], p[sp+1:])
 		} else {
 			f(p, nil)
 		}
 	}
-	return bytes.TrimSpace(parts[0])
+	return first
+}
+
+// traceStream reads the stream id of a trace; -1 when the phrasing has none.
+func traceStream(st []byte) (int64, numErr) {
+	if st == nil {
+		return -1, numOK
+	}
+	return parseInt(st)
 }
 
 func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
@@ -188,23 +222,25 @@ func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
 			r.TensorSize, e = parseInt(v)
 		case "index":
 			r.Index, e = parseInt(v)
+		case "as model out":
+			r.ModelOut = bytes.Equal(v, []byte("memory"))
 		}
 		if e != numOK && bad == "" {
 			bad = string(k)
 		}
 	})
 	var e numErr
-	if r.Stream, e = parseInt(st); e != numOK {
+	if r.Stream, e = traceStream(st); e != numOK {
 		return badNum(m, line, "stream", e)
 	}
 	if bad != "" {
-		return reject(m, line, missingOrCut(line, bad), bad+" is not a number")
+		return reject(m, line, missingOrCut(m, line, bad), bad+" is not a number")
 	}
 	if !hasAddr || r.Size < 0 {
-		return reject(m, line, missingOrCut(line, "size"), "address or size missing")
+		return reject(m, line, missingOrCut(m, line, "size"), "address or size missing")
 	}
 	if r.TensorSize < -1 { // -1 is "not printed"
-		return reject(m, line, "negative-value", "negative tensor size")
+		return reject(m, line, diag.NegativeValue, "negative tensor size")
 	}
 	return r
 }
@@ -219,11 +255,11 @@ func parseTraceFree(kernel, s []byte, m Meta, line []byte) Record {
 		}
 	})
 	var e numErr
-	if r.Stream, e = parseInt(st); e != numOK {
+	if r.Stream, e = traceStream(st); e != numOK {
 		return badNum(m, line, "stream", e)
 	}
 	if !hasAddr {
-		return reject(m, line, missingOrCut(line, "address"), "address missing")
+		return reject(m, line, missingOrCut(m, line, "address"), "address missing")
 	}
 	return r
 }
@@ -239,10 +275,10 @@ func parseBlock(msg []byte, tag string, free bool, m Meta, line []byte) Record {
 	}
 	a, ok := colonField(msg, "mem_addr")
 	if !ok {
-		return reject(m, line, missingOrCut(line, "mem_addr"), "mem_addr missing")
+		return reject(m, line, missingOrCut(m, line, "mem_addr"), "mem_addr missing")
 	}
 	if r.Addr, ok = parseAddr(trimAddr(a)); !ok {
-		return reject(m, line, "bad-number", "mem_addr is not an address")
+		return reject(m, line, diag.BadNumber, "mem_addr is not an address")
 	}
 	num := func(key string, dst *int64) bool {
 		v, ok := colonField(msg, key)
@@ -262,21 +298,24 @@ func parseBlock(msg []byte, tag string, free bool, m Meta, line []byte) Record {
 		return r
 	}
 	if !num("size", &r.Size) || !num("allocate_size", &r.AllocSize) {
-		return reject(m, line, missingOrCut(line, "size"), "size or allocate_size missing")
+		return reject(m, line, missingOrCut(m, line, "size"), "size or allocate_size missing")
 	}
 	return r
 }
 
 func parseDetails(s []byte, tag string, m Meta, line []byte) Record {
-	r := &PoolDetails{Meta: m, Allocator: tag}
-	for _, f := range []struct {
+	r := &PoolDetails{Meta: m, Allocator: tag, NewVASize: -1, RealTheoryMin: -1, TheoryMin: -1}
+	for i, f := range []struct {
 		key string
 		dst *int64
 	}{{"alloc count", &r.AllocCount}, {"free count", &r.FreeCount}, {"total size", &r.TotalSize},
 		{"new_va_size", &r.NewVASize}, {"real_theory_min", &r.RealTheoryMin}, {"theory_min", &r.TheoryMin}} {
 		v, ok := colonField(s, f.key)
+		if !ok && i >= 3 && bytes.HasSuffix(bytes.TrimRight(s, " \r"), []byte("]")) {
+			break // the 2023 form ends after total size
+		}
 		if !ok {
-			return reject(m, line, missingOrCut(line, f.key), f.key+" missing")
+			return reject(m, line, missingOrCut(m, line, f.key), f.key+" missing")
 		}
 		n, e := parseInt(leadingDigits(v))
 		if e != numOK {

@@ -12,6 +12,9 @@ type Meta struct {
 	TID   int64 // -1 when the log generation has no tid
 	Time  int64 // µs, see plog.Envelope.Time
 	Event bool  // printed through the run-log GEEVENT channel ("[EVENT]")
+	// Unterminated: the line is the last of its file and has no '\n' (the
+	// file was copied while written, or cut): it may stop anywhere.
+	Unterminated bool
 	// EventKey is a hash of the message for statements that GE prints with
 	// GEEVENT (and so may appear twice: run log and debug log). 0 otherwise.
 	EventKey uint64
@@ -32,6 +35,9 @@ type Reject struct {
 	Reason string // short machine-readable reason: truncated, bad-number, unrecognised, ...
 	Detail string // human detail (which field)
 	Text   string // the line, cut to a readable length
+	// AtLimit: a truncated line that reaches GE's logger limit (cut by GE,
+	// not by a copy or the end of a file).
+	AtLimit bool
 	// Graph is the graph a rejected static-graph line named, when readable.
 	Graph   string
 	MemType int64

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 
 	"imas/core/plog"
 )
@@ -15,7 +16,7 @@ import (
 
 func init() {
 	Register(Family{Name: "envelope-marker", Match: envelopeOnly, Parse: func(_ *plog.Envelope, _ []byte, m Meta, _ []byte) Record {
-		return &Ignored{Meta: m, What: "envelope-marker"}
+		return &Ignored{Meta: m, What: diag.IgnoreEnvelopeMarker}
 	}})
 }
 

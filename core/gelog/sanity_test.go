@@ -56,7 +56,7 @@ func runCases(t *testing.T, cases []rtCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := describeRT(parseLine(t, c.line)); got != c.want {
+			if got := describeRT(parseLineAt(t, c.line, caseMeta(c.name))); got != c.want {
 				t.Errorf("\n got: %s\nwant: %s", got, c.want)
 			}
 		})

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 	"slices"
 	"strings"
 	"unsafe"
@@ -37,17 +38,17 @@ func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
 	return rec
 }
 
-// setMissingOrCut tells a Set row without a field it needs that reached
-// its end (isref[..], or the closing "]." of the 2020-05..06 templates):
-// missing-field, from one that stops before: truncated (report contract §1).
-func setMissingOrCut(line []byte) string {
+// setMissingOrCut names what is wrong with a Set row that lacks a field it
+// needs: like missingOrCut, but a row that reached its end (isref[..], or
+// the closing "]." of the 2020-05..06 templates) is never cut.
+func setMissingOrCut(m Meta, line []byte) string {
 	if bytes.Contains(line, []byte(" isref[")) {
-		return "missing-field"
+		return diag.MissingField
 	}
-	if len(line) < truncatedAt && bytes.HasSuffix(bytes.TrimRight(line, " \t\r\n"), []byte("].")) {
-		return "missing-field"
+	if !atLimit(line) && bytes.HasSuffix(bytes.TrimRight(line, " \t\r\n"), []byte("].")) {
+		return diag.MissingField
 	}
-	return "truncated"
+	return missingOrCut(m, line, "")
 }
 
 func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Record {
@@ -58,16 +59,16 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	*r = SetRow{Meta: m, MemType: 2}
 	ni := bytes.Index(rest, []byte(" name["))
 	if ni < 0 {
-		return reject(m, line, setMissingOrCut(line), "name[...] missing")
+		return reject(m, line, setMissingOrCut(m, line), "name[...] missing")
 	}
 	r.Graph, r.graphID = prev.graph(bytes.TrimSpace(rest[:ni]))
 	if r.Graph == "" {
-		return reject(m, line, "missing-field", "graph name missing")
+		return reject(m, line, diag.MissingField, "graph name missing")
 	}
 	msg := rest[ni+1:]
 	name, after, ok, closed := nameField(msg)
 	if !ok || !closed {
-		return reject(m, line, "truncated", "cut inside name[...]")
+		return reject(m, line, diag.Truncated, "cut inside name[...]")
 	}
 	if borrow && len(name) > 0 {
 		r.Node = unsafe.String(&name[0], len(name)) // valid while line is
@@ -80,7 +81,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		r.OpType, r.opTypeID = prev.opType(v)
 	}
 	if f.kind == "" || !f.kindClosed {
-		return reject(m, line, setMissingOrCut(line), "tensor kind[index] missing")
+		return reject(m, line, setMissingOrCut(m, line), "tensor kind[index] missing")
 	}
 	kind, idx := f.kind, f.kindVal
 	r.Kind = kind
@@ -96,14 +97,14 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	for _, nf := range need {
 		v, ok, closed := f.field(nf.k)
 		if !ok || !closed {
-			return reject(m, line, setMissingOrCut(line), nf.key+"[...] missing")
+			return reject(m, line, setMissingOrCut(m, line), nf.key+"[...] missing")
 		}
 		if *nf.dst, e = parseInt(v); e != numOK {
 			return badNum(m, line, nf.key, e)
 		}
 	}
 	if r.Offset < 0 || r.Size < 0 || r.RealSize < 0 {
-		return reject(m, line, "negative-value", "negative offset or size")
+		return reject(m, line, diag.NegativeValue, "negative offset or size")
 	}
 	if v, ok, closed := f.field(kStreamID); ok && closed {
 		if r.Stream, e = streamID(v); e != numOK {
@@ -125,7 +126,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 	}
 	if v, ok, closed := f.field(kLifeBegin); ok {
 		if !closed {
-			return reject(m, line, "truncated", "cut inside life time begin[...]")
+			return reject(m, line, diag.Truncated, "cut inside life time begin[...]")
 		}
 		r.HasLife = true
 		if r.LifeBegin, _, e = lifeRange(v); e != numOK {
@@ -136,7 +137,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		}
 		v, ok, closed = f.field(kLifeEnd)
 		if !ok || !closed {
-			return reject(m, line, "truncated", "life time end[...] missing")
+			return reject(m, line, diag.Truncated, "life time end[...] missing")
 		}
 		if _, r.LifeEnd, e = lifeRange(v); e != numOK {
 			return badNum(m, line, "life time end", e)
@@ -149,7 +150,7 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		n := 0
 		for len(v) > 0 {
 			if n == 5 {
-				return reject(m, line, "bad-field", "child[...] has more than 5 parts")
+				return reject(m, line, diag.BadField, "child[...] has more than 5 parts")
 			}
 			p := v
 			c := 0 // parts are a digit or two: a loop beats IndexByte
@@ -177,13 +178,13 @@ func parseSetRow(r *SetRow, rest []byte, m Meta, line []byte, borrow bool) Recor
 		}
 		r.IsRef = n != 0
 	case ok && !closed:
-		return reject(m, line, "truncated", "cut inside isref[...]")
+		return reject(m, line, diag.Truncated, "cut inside isref[...]")
 	default:
 		// Templates of 2020-05..2020-06 end without isref, with a period
 		// after the last field. Anything else was cut by the logger.
 		t := bytes.TrimRight(msg, " \r")
 		if !bytes.HasSuffix(t, []byte("].")) || r.OpType != "" {
-			return reject(m, line, "truncated", "cut before isref[...]")
+			return reject(m, line, missingOrCut(m, line, "isref"), "isref[...] missing")
 		}
 	}
 	if v, ok, _ := f.field(kBatch); ok && len(v) > 0 {
@@ -245,13 +246,13 @@ func parseCont(rest []byte, m Meta, line []byte, dir, variant string) Record {
 	}
 	ni := bytes.Index(t, []byte(" name["))
 	if ni < 0 {
-		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+		return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing")
 	}
 	r.Graph = string(bytes.TrimSpace(t[:ni]))
 	msg := t[ni+1:]
 	name, after, ok, closed := nameField(msg)
 	if !ok || !closed {
-		return reject(m, line, "truncated", "cut inside name[...]")
+		return reject(m, line, diag.Truncated, "cut inside name[...]")
 	}
 	r.Node = string(name)
 	if v, ok, _ := fieldAfter(msg, after, "optype"); ok {
@@ -259,7 +260,7 @@ func parseCont(rest []byte, m Meta, line []byte, dir, variant string) Record {
 	}
 	kind, idx, ok := kindIndex(msg, after)
 	if !ok {
-		return reject(m, line, missingOrCut(line, "index"), "output[...] missing")
+		return reject(m, line, missingOrCut(m, line, "index"), "output[...] missing")
 	}
 	r.Kind = kind
 	var e numErr
@@ -268,7 +269,7 @@ func parseCont(rest []byte, m Meta, line []byte, dir, variant string) Record {
 	}
 	v, ok, closed := fieldAfter(msg, after, "offset to ")
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+		return reject(m, line, missingOrCut(m, line, "offset"), "offset to [...] missing")
 	}
 	if r.Offset, e = parseInt(v); e != numOK {
 		return badNum(m, line, "offset", e)
@@ -293,13 +294,13 @@ func parseCont(rest []byte, m Meta, line []byte, dir, variant string) Record {
 		rv, ok, closed = fieldAfter(msg, after, "real_size")
 	}
 	if !ok || !closed {
-		return reject(m, line, "truncated", "realsize[...] missing")
+		return reject(m, line, diag.Truncated, "realsize[...] missing")
 	}
 	if r.RealSize, e = parseInt(rv); e != numOK {
 		return badNum(m, line, "realsize", e)
 	}
 	if r.Offset < 0 || r.RealSize < 0 || r.Size < 0 {
-		return reject(m, line, "negative-value", "negative offset or size")
+		return reject(m, line, diag.NegativeValue, "negative offset or size")
 	}
 	np, ok, _ := fieldAfter(msg, after, "nopadding size")
 	if !ok {
@@ -321,13 +322,13 @@ func parseAtomic(rest []byte, m Meta, line []byte, what string) Record {
 	}
 	ni := bytes.Index(t, []byte(" name["))
 	if ni < 0 {
-		return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+		return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing")
 	}
 	r.Graph = string(bytes.TrimSpace(t[:ni]))
 	msg := t[ni+1:]
 	name, after, ok, closed := nameField(msg)
 	if !ok || !closed {
-		return reject(m, line, "truncated", "cut inside name[...]")
+		return reject(m, line, diag.Truncated, "cut inside name[...]")
 	}
 	r.Node = string(name)
 	if v, ok, _ := fieldAfter(msg, after, "optype"); ok {
@@ -342,7 +343,7 @@ func parseAtomic(rest []byte, m Meta, line []byte, what string) Record {
 	}
 	v, ok, closed := fieldAfter(msg, after, "offset to ")
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+		return reject(m, line, missingOrCut(m, line, "offset"), "offset to [...] missing")
 	}
 	if r.Offset, e = parseInt(v); e != numOK {
 		return badNum(m, line, "offset", e)
@@ -368,18 +369,18 @@ func parseAtomic(rest []byte, m Meta, line []byte, what string) Record {
 	} else if v, ok, closed := fieldAfter(msg, after, "ssize"); ok && closed {
 		rs = v
 	} else if ok && !closed {
-		return reject(m, line, "truncated", "cut inside real_size[...]")
+		return reject(m, line, diag.Truncated, "cut inside real_size[...]")
 	}
 	if rs == nil {
 		// 2020 "Atomic output" lines always carry real_size; without it the
 		// line was cut.
-		return reject(m, line, "truncated", "real_size[...] missing")
+		return reject(m, line, diag.Truncated, "real_size[...] missing")
 	}
 	if r.RealSize, e = parseInt(rs); e != numOK {
 		return badNum(m, line, "real_size", e)
 	}
 	if r.RealSize < 0 || r.Size < 0 || r.Offset < 0 {
-		return reject(m, line, "negative-value", "negative offset or size")
+		return reject(m, line, diag.NegativeValue, "negative offset or size")
 	}
 	if v, ok, _ := fieldAfter(msg, after, "batch"); ok {
 		r.Batch = string(v)
@@ -407,12 +408,12 @@ func parseAtomicClean(rest []byte, m Meta, line []byte) Record {
 	} else {
 		sp := bytes.IndexByte(t, ' ')
 		if sp <= 0 {
-			return reject(m, line, "truncated", "graph missing")
+			return reject(m, line, diag.Truncated, "graph missing")
 		}
 		r.Graph = string(t[:sp])
 		name, _, ok, closed := nameField(t)
 		if !ok || !closed {
-			return reject(m, line, missingOrCut(line, "name"), "name[...] missing")
+			return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing")
 		}
 		r.Node = string(name)
 		if v, ok, _ := field(t, "optype"); ok {
@@ -420,7 +421,7 @@ func parseAtomicClean(rest []byte, m Meta, line []byte) Record {
 		}
 		v, ok, closed := field(t, "offset to ")
 		if !ok || !closed {
-			return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+			return reject(m, line, missingOrCut(m, line, "offset"), "offset to [...] missing")
 		}
 		var e numErr
 		if r.Offsets, e = splitList(v); e != numOK {
@@ -456,7 +457,7 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 		// 2020-03..05: "[IMAS]AfterAssignMemory : %s" only.
 		g := bytes.TrimSpace(bytes.TrimRight(rest, ". \r"))
 		if len(g) == 0 || bytes.IndexByte(g, ' ') >= 0 {
-			return reject(m, line, missingOrCut(line, "memoffset"), "memoffset[...] missing")
+			return reject(m, line, missingOrCut(m, line, "memoffset"), "memoffset[...] missing")
 		}
 		r.Graph = string(g)
 		return r
@@ -476,7 +477,7 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 			if !hasMemType {
 				// The graph's key is not known yet: memtype[..] comes
 				// right after memoffset[..] in every template that has it.
-				return reject(m, line, "truncated", "cut inside "+key+"[...]")
+				return reject(m, line, diag.Truncated, "cut inside "+key+"[...]")
 			}
 			break // cut in GE's own figures: keep what was read
 		}
@@ -489,7 +490,7 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 				return badNum(m, line, "memoffset", e)
 			}
 			if r.MemOffset < 0 {
-				return reject(m, line, "negative-value", "negative memoffset")
+				return reject(m, line, diag.NegativeValue, "negative memoffset")
 			}
 			r.HasOffset = true
 		case "memtype", "memory type":
@@ -508,12 +509,12 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 		}
 	}
 	if !r.HasOffset {
-		return reject(m, line, "truncated", "memoffset[...] missing")
+		return reject(m, line, diag.Truncated, "memoffset[...] missing")
 	}
 	// 2020-05..09 lines end at memoffset[..]; text after it without a
 	// memtype[..] is the start of one, cut ("memoffset[9], mem").
 	if !hasMemType && len(bytes.Trim(msg, " .\t\r\n")) > 0 {
-		return reject(m, line, "truncated", "cut before memtype[...]")
+		return reject(m, line, diag.Truncated, "cut before memtype[...]")
 	}
 	return r
 }
@@ -523,19 +524,19 @@ func parseAppendWs(rest []byte, m Meta, line []byte) Record {
 	t := bytes.TrimPrefix(rest, []byte("node "))
 	ri := bytes.Index(t, []byte(" refresh "))
 	if ri < 0 {
-		return reject(m, line, "unrecognised", "after append ws line without refresh")
+		return reject(m, line, diag.Unrecognised, "after append ws line without refresh")
 	}
 	r := &AppendWs{Meta: m, Node: string(t[:ri])}
 	t = t[ri+len(" refresh "):]
 	fi := bytes.Index(t, []byte(" from ["))
 	if fi < 0 {
-		return reject(m, line, "truncated", "from [...] missing")
+		return reject(m, line, diag.Truncated, "from [...] missing")
 	}
 	r.What = string(t[:fi])
 	t = t[fi+len(" from ["):]
 	e1 := bytes.IndexByte(t, ']')
 	if e1 < 0 {
-		return reject(m, line, "truncated", "cut inside from [...]")
+		return reject(m, line, diag.Truncated, "cut inside from [...]")
 	}
 	var e numErr
 	if r.From, e = splitList(t[:e1]); e != numOK {
@@ -544,12 +545,12 @@ func parseAppendWs(rest []byte, m Meta, line []byte) Record {
 	t = t[e1+1:]
 	ti := bytes.Index(t, []byte("to ["))
 	if ti < 0 {
-		return reject(m, line, "truncated", "to [...] missing")
+		return reject(m, line, diag.Truncated, "to [...] missing")
 	}
 	t = t[ti+4:]
 	e2 := bytes.IndexByte(t, ']')
 	if e2 < 0 {
-		return reject(m, line, "truncated", "cut inside to [...]")
+		return reject(m, line, diag.Truncated, "cut inside to [...]")
 	}
 	if r.To, e = splitList(t[:e2]); e != numOK {
 		return badNum(m, line, "to", e)
@@ -557,7 +558,7 @@ func parseAppendWs(rest []byte, m Meta, line []byte) Record {
 	// To replaces row offsets, which are never negative.
 	neg := func(v int64) bool { return v < 0 }
 	if slices.ContainsFunc(r.From, neg) || slices.ContainsFunc(r.To, neg) {
-		return reject(m, line, "negative-value", "negative offset")
+		return reject(m, line, diag.NegativeValue, "negative offset")
 	}
 	return r
 }

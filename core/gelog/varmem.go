@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"imas/core/diag"
 
 	"imas/core/plog"
 )
@@ -43,22 +44,22 @@ func parseVarAssign(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	s = bytes.TrimPrefix(s, []byte("Set "))
 	r := &VarAssign{Meta: m, Offset: -1}
 	if !bytes.HasPrefix(s, []byte("session_")) {
-		return reject(m, line, missingOrCut(line, "session"), "session_<id> missing")
+		return reject(m, line, missingOrCut(m, line, "session"), "session_<id> missing")
 	}
 	sp := bytes.IndexByte(s, ' ')
 	if sp < 0 {
-		return reject(m, line, "truncated", "cut after the session")
+		return reject(m, line, diag.Truncated, "cut after the session")
 	}
 	r.Session = string(s[len("session_"):sp])
 	rest := s[sp+1:]
 	name, after, ok, closed := nameField(rest)
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "name"), "name[...] missing or cut")
+		return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing or cut")
 	}
 	r.Name = string(name)
 	out, ok, closed := fieldAfter(rest, after, "output")
 	if !ok || !closed {
-		return reject(m, line, missingOrCut(line, "output"), "output[...] missing")
+		return reject(m, line, missingOrCut(m, line, "output"), "output[...] missing")
 	}
 	var e numErr
 	tail := rest[after:]
@@ -87,16 +88,16 @@ func parseVarAssign(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	case "rdma":
 		v, ok, closed := fieldAfter(rest, after, "addr to ")
 		if !ok || !closed {
-			return reject(m, line, "truncated", "addr to [...] cut")
+			return reject(m, line, diag.Truncated, "addr to [...] cut")
 		}
 		if r.Addr, ok = parseAddr(v); !ok {
-			return reject(m, line, "bad-number", "addr to [...] is not an address")
+			return reject(m, line, diag.BadNumber, "addr to [...] is not an address")
 		}
 		r.HasAddr = true
 	case "hbm", "reuse":
 		v, ok, closed := fieldAfter(rest, after, "offset to ")
 		if !ok || !closed {
-			return reject(m, line, missingOrCut(line, "offset"), "offset to [...] missing")
+			return reject(m, line, missingOrCut(m, line, "offset"), "offset to [...] missing")
 		}
 		if r.Offset, e = parseInt(v); e != numOK {
 			return badNum(m, line, "offset to", e)
@@ -108,17 +109,17 @@ func parseVarAssign(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			return badNum(m, line, "size", e)
 		}
 	} else if r.Kind != "reuse" {
-		return reject(m, line, missingOrCut(line, "size"), "size[...] missing")
+		return reject(m, line, missingOrCut(m, line, "size"), "size[...] missing")
 	}
 	if v, ok, closed := fieldAfter(rest, after, "realsize"); ok && closed {
 		if r.RealSize, e = parseInt(v); e != numOK {
 			return badNum(m, line, "realsize", e)
 		}
 	} else if r.Kind == "hbm" {
-		return reject(m, line, missingOrCut(line, "realsize"), "realsize[...] missing")
+		return reject(m, line, missingOrCut(m, line, "realsize"), "realsize[...] missing")
 	}
 	if r.Offset < -1 || r.Size < 0 || r.RealSize < 0 {
-		return reject(m, line, "negative-value", "negative offset or size")
+		return reject(m, line, diag.NegativeValue, "negative offset or size")
 	}
 	return r
 }

@@ -19,7 +19,10 @@ type Chunk struct {
 	// Cut holds the byte offsets (in Data) of lines longer than ChunkSize whose
 	// tail was skipped; those lines are Data[off:off+maxLine].
 	Cut []int
-	buf []byte
+	// Unterminated: the input's last line had no '\n' (the one Data ends
+	// with was added); it may have been cut mid-line.
+	Unterminated bool
+	buf          []byte
 }
 
 // bufPool keeps released read buffers. Not a sync.Pool: that one empties
@@ -199,7 +202,7 @@ func Chunks(r io.Reader, maxLine int, hash bool, fn func(*Chunk) error) (ReadSta
 			fill--
 		}
 		buf[fill] = '\n'
-		if err := fn(&Chunk{Data: buf[:fill+1], buf: buf}); err != nil {
+		if err := fn(&Chunk{Data: buf[:fill+1], buf: buf, Unterminated: true}); err != nil {
 			return st, err
 		}
 	} else {

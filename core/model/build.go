@@ -1,6 +1,7 @@
 package model
 
 import (
+	"imas/core/diag"
 	"runtime"
 	"sort"
 	"strconv"
@@ -138,7 +139,7 @@ func (b *Builder) IsDuplicateEvent(m *gelog.Meta) bool {
 			dt = -dt
 		}
 		if dt <= DupEventWindow && (s.file != m.File || s.event != m.Event) {
-			b.R.DiagSummary["duplicate-event"]++
+			b.R.DiagSummary[diag.DuplicateEvent]++
 			return true
 		}
 	}
@@ -155,7 +156,10 @@ func (b *Builder) Add(rec gelog.Record) {
 	switch r := rec.(type) {
 	case *gelog.Reject:
 		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: r.Reason, Detail: r.Detail, Text: r.Text, Rejected: true})
-		if r.Graph != "" && r.Reason == "truncated" {
+		if r.AtLimit {
+			b.o().cutAtLimit++
+		}
+		if r.Graph != "" && r.Reason == diag.Truncated {
 			if g := b.graphFor(r.PID, r.Graph, r.MemType, r.TID, false); g != nil {
 				g.Truncated++
 			}
@@ -186,7 +190,7 @@ func (b *Builder) Add(rec gelog.Record) {
 		}
 	default:
 		if !b.addOther(rec) {
-			b.Diag(Diagnostic{Path: b.Path(m.File), Line: m.Line, Reason: "unhandled-record", Text: ""})
+			b.Diag(Diagnostic{Path: b.Path(m.File), Line: m.Line, Reason: diag.UnhandledRecord, Text: ""})
 		}
 	}
 }
@@ -402,7 +406,9 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	g := b.graph(in, r.MemType, r.File, r.Line)
 	g.HasSummary = true
 	g.SummaryPath, g.SummaryLine = b.Path(r.File), r.Line
+	build := buildLogged(g.Logged)
 	g.Logged = Logged{}
+	defer func() { g.Logged = append(g.Logged, build...) }()
 	if r.HasOffset {
 		g.Logged = append(g.Logged, LoggedField{"memory_size", strconv.FormatInt(r.MemOffset, 10)})
 	}
@@ -410,7 +416,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 		g.Logged = append(g.Logged, LoggedField{f[0], f[1]})
 	}
 	if r.Failure {
-		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: "memory-exceeded",
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: diag.MemoryExceeded,
 			Detail: "GE's failure path: graph " + g.Graph + " needs more memory than the device has"})
 	}
 }
@@ -418,7 +424,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 	in := b.lastInst[r.PID]
 	if in == nil {
-		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: "orphan-record", Detail: "after append ws line with no graph before it"})
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: diag.OrphanRecord, Detail: "after append ws line with no graph before it"})
 		return
 	}
 	kind := ""
@@ -529,4 +535,52 @@ func markCounted(g *Graph, seen map[tensorID]struct{}) {
 type tensorID struct {
 	node, kind string
 	index      int64
+}
+
+// Keys of Logged that come from lines other than the graph's summary
+// (zero-copy figures, gelog.ZeroCopySize): a summary keeps them.
+var buildKeys = map[string]bool{
+	LoggedZeroCopyExclude: true, LoggedZeroCopyInclude: true, LoggedZeroCopyBuild: true,
+}
+
+// Logged keys of the zero-copy lines (GE's own wording).
+const (
+	LoggedZeroCopyExclude = "mem_offset_exclude_zero_copy"
+	LoggedZeroCopyInclude = "mem_offset_include_zero_copy"
+	LoggedZeroCopyBuild   = "zero_copy_mem_size"
+)
+
+func buildLogged(l Logged) Logged {
+	var out Logged
+	for _, f := range l {
+		if buildKeys[f.Key] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// setLogged sets key in l, replacing an earlier value.
+func setLogged(l Logged, key, value string) Logged {
+	for i := range l {
+		if l[i].Key == key {
+			l[i].Value = value
+			return l
+		}
+	}
+	return append(l, LoggedField{key, value})
+}
+
+// addZeroCopy keeps a zero-copy figure on the HBM graph being built by the
+// process (the lines name no graph).
+func (b *Builder) addZeroCopy(r *gelog.ZeroCopySize) {
+	in := b.lastInst[r.PID]
+	if in == nil {
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: diag.OrphanRecord, Detail: "zero-copy size with no graph before it"})
+		return
+	}
+	g := b.graph(in, 2, r.File, r.Line)
+	key := map[string]string{gelog.ZeroCopyExclude: LoggedZeroCopyExclude, gelog.ZeroCopyInclude: LoggedZeroCopyInclude,
+		gelog.ZeroCopyBuild: LoggedZeroCopyBuild}[r.What]
+	g.Logged = setLogged(g.Logged, key, strconv.FormatInt(r.Value, 10))
 }

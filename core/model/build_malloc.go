@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"imas/core/diag"
 	"sort"
 	"strconv"
 
@@ -218,7 +219,7 @@ func (b *Builder) addAllocatorCall(r *gelog.AllocatorCall) {
 			s.lastAllocator[thread{r.PID, r.TID}] = allocHint{r.Device, r.Size}
 		}
 	case "failed":
-		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: "device-malloc-failed",
+		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: diag.DeviceMallocFailed,
 			Detail: fmt.Sprintf("GE could not malloc %d bytes on device %d", r.Size, r.Device)})
 	}
 }

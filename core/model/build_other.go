@@ -26,6 +26,7 @@ type otherState struct {
 	infoLines  int64 // GE statements without the [EVENT] channel flag
 	eventLines int64
 	runFiles   map[int32]bool
+	cutAtLimit int64 // truncated lines that reach GE's logger limit
 }
 
 // thread is a (pid, tid) pair: GE pairs related lines by thread.
@@ -92,6 +93,9 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 	case *gelog.PoolDetails:
 		family = "pool-details"
 		b.addPoolDetails(r)
+	case *gelog.ZeroCopySize:
+		family = "zero-copy"
+		b.addZeroCopy(r)
 	case *gelog.DevmmStat:
 		family = "devmm"
 		b.addDevmm(r)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"imas/core/diag"
 	"strings"
 )
 
@@ -29,7 +30,7 @@ func (b *Builder) finishSanity() {
 			fam[k] = v
 		}
 	}
-	s := &Sanity{Families: fam, Notes: []string{}, Truncated: r.DiagSummary["truncated"]}
+	s := &Sanity{Families: fam, Notes: []string{}, Truncated: r.DiagSummary[diag.Truncated]}
 	s.InfoLevel = o.infoLines > 0 || rows+cont+atomic > 0
 	s.RunLog = fam["devmm"] > 0
 	for _, p := range b.paths {
@@ -60,8 +61,11 @@ func (b *Builder) finishSanity() {
 	if fam["pool-allocators"] > 0 && fam["kernel-trace-alloc"] == 0 {
 		note("RT2 allocators were created but no [KernelTrace] memory lines were found: GE INFO was off while the model ran.")
 	}
-	if s.Truncated > 0 {
-		note("%d candidate lines were cut by the logger's 1024-character limit before a needed field and are not used (see diagnostics).", s.Truncated)
+	if n := o.cutAtLimit; n > 0 {
+		note("%d candidate lines were cut by the logger's 1024-character limit before a needed field and are not used (see diagnostics).", n)
+	}
+	if n := s.Truncated - o.cutAtLimit; n > 0 {
+		note("%d candidate lines stop before a needed field, short of the logger's limit (a file ending mid-line, or text cut when copied), and are not used (see diagnostics).", n)
 	}
 	r.Sanity = s
 }

@@ -99,6 +99,29 @@ func Parse(line []byte, e *Envelope) bool {
 	}
 	e.Time = e.times.parse(p[:sp])
 	p = p[sp+1:]
+	kvFrom := -1 // offset of the first [key:value] group in line
+	// GELOGT lines of 2020-2023 put their "[status:INIT] " group before
+	// [file:line]; later ones after it (below).
+	for len(p) > 0 && p[0] == '[' {
+		rb := bytes.IndexByte(p, ']')
+		if rb < 0 || rb+2 >= len(p) || p[rb+1] != ' ' || p[rb+2] != '[' {
+			break
+		}
+		inner := p[1:rb]
+		c := bytes.IndexByte(inner, ':')
+		if c <= 0 || !isIdent(inner[:c]) {
+			break
+		}
+		if _, isLine := atoi(inner[c+1:]); isLine {
+			break // [file:line] itself
+		}
+		at := len(line) - len(p)
+		if kvFrom < 0 {
+			kvFrom = at
+		}
+		e.KV = line[kvFrom : at+rb+1]
+		p = p[rb+2:]
+	}
 	// [file:line] (optional: old DRV lines go straight to "[ascend]").
 	if len(p) > 0 && p[0] == '[' {
 		rb := bytes.IndexByte(p, ']')
@@ -114,7 +137,6 @@ func Parse(line []byte, e *Envelope) bool {
 		}
 	}
 	// Optional [key:value] groups and [EVENT].
-	kvFrom := -1 // offset of the first group in line
 	for len(p) > 0 && p[0] == '[' {
 		rb := bytes.IndexByte(p, ']')
 		if rb < 0 {
