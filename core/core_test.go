@@ -174,7 +174,7 @@ func TestHostileLinesNeverVanish(t *testing.T) {
 	cut := long[:strings.Index(long, " [")+1+1024]
 	lines := []string{
 		good,
-		cut, // cut by the logger: rejected as truncated
+		cut,                 // cut by the logger: rejected as truncated
 		good[:len(good)-40], // complete as far as anyone can tell: missing-field
 		"\x00\x01\x02 binary [IMAS] junk \xff\xfe",
 		strings.Repeat("z", 200000) + "[IMAS]Set far away",

@@ -2,9 +2,9 @@ package gelog
 
 import (
 	"bytes"
-	"imas/core/diag"
 	"strings"
 
+	"imas/core/diag"
 	"imas/core/plog"
 )
 
@@ -17,6 +17,7 @@ import (
 // device_id=.., module_id=..]" line.
 type DeviceMalloc struct {
 	Meta
+	Source  string // the log module that printed it: GE, CCECPU (AICPU), ...
 	Func    string // func=: aclrtMalloc, rtMalloc, AllocatorMalloc, malloc, new
 	Caller  string // the function token; MallocPhysicalPage marks an expandable page
 	Size    int64
@@ -177,7 +178,7 @@ func parseMalloc(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 // from the right.
 func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	s := msg[bytes.Index(msg, []byte(printMarker))+len(printMarker):]
-	r := &DeviceMalloc{Meta: m, Caller: string(env.Func), Device: -1, Module: -1}
+	r := &DeviceMalloc{Meta: m, Caller: string(env.Func), Source: string(env.Module), Device: -1, Module: -1}
 	c := bytes.Index(s, []byte(", size="))
 	if c < 0 {
 		return reject(m, line, missingOrCut(m, line, "size"), "size= missing")

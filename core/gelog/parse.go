@@ -3,10 +3,10 @@ package gelog
 import (
 	"bytes"
 	"hash/maphash"
-	"imas/core/diag"
 	"strings"
 	"unicode/utf8"
 
+	"imas/core/diag"
 	"imas/core/plog"
 )
 

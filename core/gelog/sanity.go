@@ -2,8 +2,8 @@ package gelog
 
 import (
 	"bytes"
-	"imas/core/diag"
 
+	"imas/core/diag"
 	"imas/core/plog"
 )
 

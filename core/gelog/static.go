@@ -2,10 +2,11 @@ package gelog
 
 import (
 	"bytes"
-	"imas/core/diag"
 	"slices"
 	"strings"
 	"unsafe"
+
+	"imas/core/diag"
 )
 
 // Static-graph statements (ge-log-formats.md §2). Each parser receives the

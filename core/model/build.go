@@ -1,13 +1,13 @@
 package model
 
 import (
-	"imas/core/diag"
 	"runtime"
 	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
+	"imas/core/diag"
 	"imas/core/gelog"
 	"imas/core/internal/prefault"
 )

@@ -2,10 +2,10 @@ package model
 
 import (
 	"fmt"
-	"imas/core/diag"
 	"sort"
 	"strconv"
 
+	"imas/core/diag"
 	"imas/core/gelog"
 )
 

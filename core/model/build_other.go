@@ -27,6 +27,9 @@ type otherState struct {
 	eventLines int64
 	runFiles   map[int32]bool
 	cutAtLimit int64 // truncated lines that reach GE's logger limit
+	// CPU-side mallocs ("MallocMemory, func=new/malloc") by log module:
+	// they are INFO lines but not GE device memory statements.
+	cpuMallocs map[string]int64
 }
 
 // thread is a (pid, tid) pair: GE pairs related lines by thread.
@@ -39,6 +42,8 @@ func (b *Builder) o() *otherState {
 			devmm:    map[devmmKey]int{},
 			families: map[string]int64{},
 			runFiles: map[int32]bool{},
+
+			cpuMallocs: map[string]int64{},
 		}
 		b.other.mall.init()
 		b.other.addr.init()
@@ -60,6 +65,9 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 	case *gelog.DeviceMalloc:
 		family = "device-malloc"
 		b.addMalloc(r)
+		if r.Category == gelog.CatHost {
+			o.cpuMallocs[r.Source]++
+		}
 	case *gelog.AllocatorCall:
 		family = "memory-allocator"
 		b.addAllocatorCall(r)

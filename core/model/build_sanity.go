@@ -2,8 +2,10 @@ package model
 
 import (
 	"fmt"
-	"imas/core/diag"
+	"sort"
 	"strings"
+
+	"imas/core/diag"
 )
 
 // finishSanity says which statement families were found, so that users
@@ -31,7 +33,11 @@ func (b *Builder) finishSanity() {
 		}
 	}
 	s := &Sanity{Families: fam, Notes: []string{}, Truncated: r.DiagSummary[diag.Truncated]}
-	s.InfoLevel = o.infoLines > 0 || rows+cont+atomic > 0
+	var cpu int64
+	for _, n := range o.cpuMallocs {
+		cpu += n
+	}
+	s.InfoLevel = o.infoLines > cpu || rows+cont+atomic > 0
 	s.RunLog = fam["devmm"] > 0
 	for _, p := range b.paths {
 		if strings.Contains(p, "/run/") {
@@ -44,6 +50,8 @@ func (b *Builder) finishSanity() {
 		note("INFO-level GE statements found (debug plog with INFO enabled).")
 	case summaries > 0:
 		note("Only EVENT lines found ([IMAS]AfterAssignMemory summaries): run plogs, or INFO was off. Per-tensor rows, addresses, device mallocs and pools need the debug plog with ASCEND_GLOBAL_LOG_LEVEL=1.")
+	case cpu > 0:
+		note("Only CPU-side allocations found: %s \"MallocMemory, func=new/malloc\" lines (the CPU memory of the process that printed them, e.g. the AICPU scheduler's on the device; not device memory). Static rows, addresses, device mallocs and pools need GE's debug plog with ASCEND_GLOBAL_LOG_LEVEL=1.", bySource(o.cpuMallocs))
 	default:
 		note("No INFO-level GE statement found: static rows, addresses, device mallocs and pools need the debug plog with ASCEND_GLOBAL_LOG_LEVEL=1.")
 	}
@@ -68,4 +76,22 @@ func (b *Builder) finishSanity() {
 		note("%d candidate lines stop before a needed field, short of the logger's limit (a file ending mid-line, or text cut when copied), and are not used (see diagnostics).", n)
 	}
 	r.Sanity = s
+}
+
+// bySource renders counts by log module, e.g. "124 CCECPU (AICPU)".
+func bySource(n map[string]int64) string {
+	names := make([]string, 0, len(n))
+	for k := range n {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, 0, len(names))
+	for _, k := range names {
+		label := k
+		if k == "CCECPU" {
+			label += " (AICPU)"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n[k], label))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -71,13 +71,14 @@ type Diagnostic struct {
 type Sanity struct {
 	Families map[string]int64 `json:"families"`
 	Notes    []string         `json:"notes"`
-	// InfoLevel is true when INFO statements were found (a debug plog with
-	// INFO enabled); RunLog when run-plog lines were found (devmm, or
+	// InfoLevel is true when GE's INFO statements were found (a debug plog
+	// with INFO enabled; CPU-side "MallocMemory, func=new/malloc" lines
+	// alone do not count); RunLog when run-plog lines were found (devmm, or
 	// [EVENT] copies in a .../run/... file).
 	InfoLevel bool `json:"info_level"`
 	RunLog    bool `json:"run_log"`
-	// Truncated counts candidate lines cut by the logger's 1024-character
-	// limit that lost a needed field.
+	// Truncated counts candidate lines that were cut before a needed field:
+	// by the logger's 1024-character limit, or where a file ends mid-line.
 	Truncated int64 `json:"truncated"`
 }
 
