@@ -85,6 +85,14 @@ func TestAllocatorCalls(t *testing.T) {
 			"allocator MemoryAllocator failed dev=0 size=1073741824 used=-1"},
 		{"unknown statement", envMalloc + "MemoryAllocator::Resize device_id = 0",
 			"reject unrecognised: unknown MemoryAllocator statement"},
+		// lines that allocate nothing, by named rules
+		{"initialize", envMalloc + "MemoryAllocator::Initialize", "ignored allocator-lifecycle"},
+		{"initialize with period", envMalloc + "MemoryAllocator::Initialize.", "ignored allocator-lifecycle"},
+		{"finalize", envMalloc + "MemoryAllocator::Finalize", "ignored allocator-lifecycle"},
+		{"key lookup miss", "[WARNING] GE(7,python3):2021-05-06-07:08:09.100.200 [graph_mem_allocator.cc:140]7 GetMemoryAddr:MemoryAllocator::GetMemoryAddr failed, memory_key[42] was not exist, device_id = 1.",
+			"ignored memory-key-miss"},
+		{"key lookup other", envMalloc + "MemoryAllocator::GetMemoryAddr memory_key[42]",
+			"reject unrecognised: unknown MemoryAllocator statement"},
 		{"cut before size", envMalloc + "MemoryAllocator::MallocMemory device_id = 0, si",
 			"reject truncated: size= missing"},
 	})
@@ -101,6 +109,12 @@ func TestPhysicalPagesAndFacts(t *testing.T) {
 			"reject truncated: current physical memory size missing"},
 		{"RtMemAllocator::free", "[INFO] GE(7,python3):2026-08-12-10:30:00.000.001 [device_allocator.cc:80]9 Free:RtMemAllocator::free device_id:0 ,size:2097152, mem_addr:0x12c180000000",
 			"devfree dev=0 size=2097152 addr=0x12c180000000"},
+		{"RtMemAllocator::free 2023 addr", "[INFO] GE(7,python3):2023-02-03-04:05:06.000.001 [device_allocator.cc:67]9 Free:RtMemAllocator::free device_id:1 ,size:131072, addr:0x10c000010000",
+			"devfree dev=1 size=131072 addr=0x10c000010000"},
+		{"RtMemAllocator::free without address", "[INFO] GE(7,python3):2023-02-03-04:05:06.000.001 [device_allocator.cc:67]9 Free:RtMemAllocator::free device_id:1 ,size:131072",
+			"reject missing-field: mem_addr missing"},
+		{"RtMemAllocator::free cut", "[INFO] GE(7,python3):2023-02-03-04:05:06.000.001 [device_allocator.cc:67]9 Free:RtMemAllocator::free device_id:1 ,size:131072, ad",
+			"reject truncated: mem_addr missing"},
 		{"static memory policy", "[INFO] GE(7,python3):2026-08-12-10:21:30.000.001 [graph_manager.cc:381]7 IsGeUseExtendSizeMemory:Final StaticMemoryPolicy is set to 4.",
 			"fact static-memory-policy=4"},
 		{"device total", "[INFO] GE(7,python3):2026-08-12-10:21:30.000.001 [graph_var_manager.cc:1010][EVENT]7 SetMemoryMallocSize:Total memory size is 65452113920",
@@ -126,4 +140,19 @@ func TestMallocCategory(t *testing.T) {
 			t.Errorf("MallocCategory(%q, %q) = %s, want %s", c.fn, c.purpose, got, c.cat)
 		}
 	}
+}
+
+// GE's zero-copy sizes: the offsets before and after the zero-copy blocks
+// are laid out (2020), and BuildModelDef's size (2020 and 2023 wording).
+func TestZeroCopySizes(t *testing.T) {
+	const env = "[INFO] GE(31,python3):2020-11-12-13:14:15.161.718 [graph/build/memory/block_mem_assigner.cc:1476]32 "
+	runCases(t, []rtCase{
+		{"exclude", env + "ResizeMemoryBlocks:mem_offset_ exclude zero_copy_memory is 1536.", "zerocopy exclude=1536"},
+		{"include", env + "AssignZeroCopyMemory:mem_offset_ include zero_copy_memory is 3584.", "zerocopy include=3584"},
+		{"build 2020", env + "BuildModelDef:For model, max_mem_offset_: 3584, zero_copy_mem_size_: 2048", "zerocopy build=2048"},
+		{"build 2023", env + "BuildModelDef:For model, max_mem_offset: 1024, host_max_mem_offset: 0, p2p_mem_size: 0, zero_copy_mem_size: 512, session_scope_mem_size: 0",
+			"zerocopy build=512"},
+		{"build without value", env + "BuildModelDef:For model, zero_copy_mem_size_: ", "reject missing-field: zero-copy size missing"},
+		{"reuse result keeps its rule", env + "ResizeMemoryBlocks:Reuse result:g memory type:2 mem_offset exclude zero_copy_memory:1024.", "ignored reuse-result"},
+	})
 }

@@ -33,8 +33,14 @@ func describeRT(r Record) string {
 	case *PoolCreate:
 		return "create " + x.Allocator
 	case *PoolAlloc:
-		return fmt.Sprintf("alloc k=%s t=%s n=%s st=%d block=%#x addr=%#x size=%d tensor=%d idx=%d req=%v",
-			x.Kernel, x.KernelType, x.Node, x.Stream, x.Block, x.Addr, x.Size, x.TensorSize, x.Index, x.Requested())
+		out := ""
+		if x.ModelOut {
+			out = " out=true"
+		}
+		return fmt.Sprintf("alloc k=%s t=%s n=%s st=%d block=%#x addr=%#x size=%d tensor=%d idx=%d req=%v%s",
+			x.Kernel, x.KernelType, x.Node, x.Stream, x.Block, x.Addr, x.Size, x.TensorSize, x.Index, x.Requested(), out)
+	case *ZeroCopySize:
+		return fmt.Sprintf("zerocopy %s=%d", x.What, x.Value)
 	case *PoolFree:
 		return fmt.Sprintf("free k=%s t=%s n=%s st=%d addr=%#x", x.Kernel, x.KernelType, x.Node, x.Stream, x.Addr)
 	case *PoolBlock:
