@@ -228,3 +228,119 @@ func TestEmptyReportHasArrays(t *testing.T) {
 		t.Errorf("nil lists in %+v", rep)
 	}
 }
+
+// The 2023 RT2 pool: the [allocator_N] Malloc block line names the pool and
+// the requested size, the "Alloc memory block" trace (no stream) follows on
+// the same thread, "Free memory, address" frees it; PrintDetails stops
+// after total size.
+func TestPool2023(t *testing.T) {
+	sa := func(n, tid int, fn, msg string) string { return ln(n, tid, "[allocator_3] "+fn, msg) }
+	rep := build(t, "plog-9.log",
+		ln(1, 5, "Alloc", "MallocMemory, func=rtMalloc, size=65536, purpose=page caching"),
+		sa(2, 5, "PrintDetails", "Device memory   : [alloc count:1 free count:0 total size:65536]"),
+		sa(3, 5, "Alloc", "Malloc block device_id:0 size:100 allocate_size:65536 mem_addr:0x20000."),
+		ln(4, 5, "CopyH2D", "[KernelTrace][CopyH2D_g_in_7][MEM]Alloc memory block 0xaa01, address = 0x20000, size = 65536"),
+		ln(5, 6, "Alloc", "MallocMemory, func=rtMalloc, size=65536, purpose=page caching"),
+		sa(6, 6, "PrintDetails", "Device memory   : [alloc count:2 free count:0 total size:131072]"),
+		sa(7, 6, "Alloc", "Malloc block device_id:0 size:300 allocate_size:65536 mem_addr:0x30000."),
+		ln(8, 6, "AllocHbmMem", "[KernelTrace][AllocMemHbm_Add_8][MEM]Alloc memory block 0xaa02, address 0x30000, size = 65536"),
+		ln(9, 6, "FreeMemory", "[KernelTrace][FreeMemory_Add_9][MEM]Free memory, address 0x30000"),
+		sa(10, 6, "Free", "Free block device_id:0 allock_size:65536 mem_addr:0x30000."),
+		sa(11, 6, "Alloc", "Malloc block device_id:0 size:40 allocate_size:65536 mem_addr:0x30000."),
+		ln(12, 6, "AllocMemoryIfNeed", "[KernelTrace][AllocMemHbm_Out_10][MEM]Alloc memory block 0xaa02, address = 0x30000, size = 65536, as model out memory"),
+		ln(13, 6, "FreeMemory", "[KernelTrace][FreeMemory_Out_11][MEM]Free memory, address 0x30000"),
+		ln(14, 5, "FreeMemory", "[KernelTrace][FreeMemory_g_in_12][MEM]Free memory, address 0x20000"),
+		ln(15, 5, "Free", "RtMemAllocator::free device_id:0 ,size:65536, addr:0x20000"),
+		ln(16, 5, "FreeBlockBins", "Free block bins."),
+	)
+	// Three allocations of 64 KiB blocks, at most two live at once: the
+	// pool held 131072 bytes, as its PrintDetails says.
+	if got, want := pools(rep), "allocator_3 allocs=3 frees=3 total=196608 peak=131072 leaked=0 unmatched=0 physical=131072/print-details unit=2097152;"; got != want {
+		t.Errorf("pools\n got %s\nwant %s", got, want)
+	}
+	var real []int64
+	for _, r := range rep.Pools[0].Rows {
+		real = append(real, r.RealSize)
+	}
+	if fmt.Sprint(real) != "[100 300 40]" {
+		t.Errorf("requested sizes %v, want [100 300 40] (from the Malloc block lines)", real)
+	}
+	if len(rep.Diagnostics) != 0 || rep.DiagSummary["ignored:caching-allocator-bins"] != 1 {
+		t.Errorf("diagnostics %v, counts %v", rep.Diagnostics, rep.DiagSummary)
+	}
+}
+
+// The 2023 driver prints its statistics in the comma form, sometimes twice
+// (one dump per device context): each entry counts once.
+func TestDevmm2023TwiceCountsOnce(t *testing.T) {
+	dump := func(ms int) []string {
+		l := func(us int, msg string) string {
+			return fmt.Sprintf("[EVENT] DRV(9,python):2023-01-02-03:04:05.%03d.%03d [ascend][curpid: 9, 9][drv][devmm][_devmm_mem_stats_show 152]%s", ms, us, msg)
+		}
+		return []string{
+			l(1, "DEV_MEM dev1 mem stats(Bytes): module_name=RUNTIME, module_id=7 current_alloced_size=4096, alloced_peak_size=8192."),
+			l(2, "DEV_MEM dev1 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=0, alloced_peak_size=1048576."),
+			l(3, "DEV_MEM dev1 Cached_size:2097152Bytes"),
+			l(4, "HOST_MEM mem stats(Bytes): module_name=RUNTIME, module_id=7 current_alloced_size=0, alloced_peak_size=512."),
+		}
+	}
+	rep := build(t, "run/plog/plog-9.log", append(dump(100), dump(168)...)...)
+	var got []string
+	for _, d := range rep.Devmm {
+		got = append(got, fmt.Sprintf("%s/dev%d/%s peak=%d cur=%d cached=%d", d.MemType, d.Device, d.Module, d.Peak, d.Current, d.Cached))
+	}
+	want := "[DEV_MEM/dev1/RUNTIME peak=8192 cur=4096 cached=0 DEV_MEM/dev1/GE peak=1048576 cur=0 cached=0 DEV_MEM/dev1/ peak=0 cur=0 cached=2097152 HOST_MEM/dev-1/RUNTIME peak=512 cur=0 cached=0]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("devmm\n got %v\nwant %s", got, want)
+	}
+}
+
+// 2020: GE printed the offset before and after laying out the zero-copy
+// blocks, then BuildModelDef's size; the graph's zero_copy is GE's.
+func TestZeroCopyFromBuildLines(t *testing.T) {
+	set := func(n int, node string, off, size, real int) string {
+		return ln(n, 5, "SetOffsetSize", fmt.Sprintf("[IMAS]Set g_1 name[%s] output[0] offset to [%d] streamid[0] size[%d] realsize[%d] noalignsize[%d] life time begin[1] life time end[2] child[0:1:0:0] isref[0].", node, off, size, real, real-32))
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  int64
+	}{
+		{"include minus exclude", []string{
+			set(1, "a", 0, 1024, 1000),
+			ln(2, 5, "ResizeMemoryBlocks", "mem_offset_ exclude zero_copy_memory is 1024."),
+			ln(3, 5, "AssignZeroCopyMemory", "mem_offset_ include zero_copy_memory is 3072."),
+			set(4, "in", 1024, 2048, 2000),
+			ln(5, 5, "SetInputOffset", "[IMAS]AfterAssignMemory : g_1 memoffset[3072]"),
+		}, 2048},
+		{"BuildModelDef wins", []string{
+			set(1, "a", 0, 1024, 1000),
+			ln(2, 5, "ResizeMemoryBlocks", "mem_offset_ exclude zero_copy_memory is 1024."),
+			ln(3, 5, "AssignZeroCopyMemory", "mem_offset_ include zero_copy_memory is 3072."),
+			ln(5, 5, "SetInputOffset", "[IMAS]AfterAssignMemory : g_1 memoffset[3072]"),
+			ln(6, 5, "BuildModelDef", "For model, max_mem_offset_: 3072, zero_copy_mem_size_: 1536"),
+		}, 1536},
+		{"no zero-copy lines", []string{set(1, "a", 0, 1024, 1000)}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := build(t, "plog-9.log", c.lines...)
+			if len(rep.Graphs) != 1 || rep.Graphs[0].Figures.ZeroCopy != c.want {
+				t.Fatalf("graphs %d, zero_copy %d, want %d", len(rep.Graphs), rep.Graphs[0].Figures.ZeroCopy, c.want)
+			}
+		})
+	}
+}
+
+// A device log with only the AICPU scheduler's CPU-side mallocs is not
+// called a GE debug log.
+func TestSanityCPUMallocsOnly(t *testing.T) {
+	rep := build(t, "device-9.log",
+		"[INFO] CCECPU(9,aicpu_scheduler):2021-01-02-03:04:05.006.007 [ae_so_manager.cc:10][LoadSo][tid:12][AICPU_PROCESSER] MallocMemory, func=new, size=64, purpose=so manager object",
+		"[INFO] CCECPU(9,aicpu_scheduler):2021-01-02-03:04:05.006.008 [dump.cc:10][tid:12][AICPU_PROCESSER] MallocMemory, func=new, size=4096, purpose=data dump buffer",
+	)
+	s := rep.Sanity
+	notes := strings.Join(s.Notes, "\n")
+	if s.InfoLevel || strings.Contains(notes, "INFO-level GE statements found") || !strings.Contains(notes, "2 CCECPU (AICPU)") {
+		t.Errorf("info level %v, notes %q", s.InfoLevel, s.Notes)
+	}
+}
