@@ -408,7 +408,12 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	g.SummaryPath, g.SummaryLine = b.Path(r.File), r.Line
 	build := buildLogged(g.Logged)
 	g.Logged = Logged{}
-	defer func() { g.Logged = append(g.Logged, build...) }()
+	defer func() {
+		g.Logged = append(g.Logged, build...)
+		if r.MemType == 2 {
+			b.takeZeroCopy(r.PID, g)
+		}
+	}()
 	if r.HasOffset {
 		g.Logged = append(g.Logged, LoggedField{"memory_size", strconv.FormatInt(r.MemOffset, 10)})
 	}
@@ -571,16 +576,38 @@ func setLogged(l Logged, key, value string) Logged {
 	return append(l, LoggedField{key, value})
 }
 
-// addZeroCopy keeps a zero-copy figure on the HBM graph being built by the
-// process (the lines name no graph).
+// addZeroCopy keeps GE's zero-copy figures on the HBM graph they belong
+// to; the lines name no graph. The offsets before and after the zero-copy
+// blocks are printed while the graph is assigned, before its summary
+// (and the first before its first row): they wait for the next summary of
+// the process. BuildModelDef comes after the summary: it is the graph most
+// recently touched.
 func (b *Builder) addZeroCopy(r *gelog.ZeroCopySize) {
+	o := b.o()
+	if r.What != gelog.ZeroCopyBuild {
+		p := o.zeroCopy[r.PID]
+		p = setLogged(p, zeroCopyKey[r.What], strconv.FormatInt(r.Value, 10))
+		o.zeroCopy[r.PID] = p
+		return
+	}
 	in := b.lastInst[r.PID]
 	if in == nil {
 		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: diag.OrphanRecord, Detail: "zero-copy size with no graph before it"})
 		return
 	}
 	g := b.graph(in, 2, r.File, r.Line)
-	key := map[string]string{gelog.ZeroCopyExclude: LoggedZeroCopyExclude, gelog.ZeroCopyInclude: LoggedZeroCopyInclude,
-		gelog.ZeroCopyBuild: LoggedZeroCopyBuild}[r.What]
-	g.Logged = setLogged(g.Logged, key, strconv.FormatInt(r.Value, 10))
+	b.takeZeroCopy(r.PID, g)
+	g.Logged = setLogged(g.Logged, LoggedZeroCopyBuild, strconv.FormatInt(r.Value, 10))
+}
+
+var zeroCopyKey = map[string]string{gelog.ZeroCopyExclude: LoggedZeroCopyExclude, gelog.ZeroCopyInclude: LoggedZeroCopyInclude,
+	gelog.ZeroCopyBuild: LoggedZeroCopyBuild}
+
+// takeZeroCopy moves the process's waiting zero-copy offsets to g.
+func (b *Builder) takeZeroCopy(pid int64, g *Graph) {
+	o := b.o()
+	for _, f := range o.zeroCopy[pid] {
+		g.Logged = setLogged(g.Logged, f.Key, f.Value)
+	}
+	delete(o.zeroCopy, pid)
 }

@@ -30,6 +30,8 @@ type otherState struct {
 	// CPU-side mallocs ("MallocMemory, func=new/malloc") by log module:
 	// they are INFO lines but not GE device memory statements.
 	cpuMallocs map[string]int64
+	// zero-copy offsets waiting for their graph's summary, by pid
+	zeroCopy map[int64]Logged
 }
 
 // thread is a (pid, tid) pair: GE pairs related lines by thread.
@@ -44,6 +46,7 @@ func (b *Builder) o() *otherState {
 			runFiles: map[int32]bool{},
 
 			cpuMallocs: map[string]int64{},
+			zeroCopy:   map[int64]Logged{},
 		}
 		b.other.mall.init()
 		b.other.addr.init()

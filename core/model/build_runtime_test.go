@@ -307,8 +307,8 @@ func TestZeroCopyFromBuildLines(t *testing.T) {
 		want  int64
 	}{
 		{"include minus exclude", []string{
-			set(1, "a", 0, 1024, 1000),
-			ln(2, 5, "ResizeMemoryBlocks", "mem_offset_ exclude zero_copy_memory is 1024."),
+			ln(1, 5, "ResizeMemoryBlocks", "mem_offset_ exclude zero_copy_memory is 1024."),
+			set(2, "a", 0, 1024, 1000),
 			ln(3, 5, "AssignZeroCopyMemory", "mem_offset_ include zero_copy_memory is 3072."),
 			set(4, "in", 1024, 2048, 2000),
 			ln(5, 5, "SetInputOffset", "[IMAS]AfterAssignMemory : g_1 memoffset[3072]"),
