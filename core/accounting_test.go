@@ -13,6 +13,8 @@ import (
 
 	"imas/core/diag"
 	"imas/core/gelog"
+	"imas/core/input"
+	"imas/core/model"
 	"imas/core/plog"
 )
 
@@ -128,4 +130,46 @@ func leftoverGroup(line []byte) string {
 		fn = string(m[1])
 	}
 	return mod + " " + fn
+}
+
+// checkReasonsKnown: every reason a report gives is a row of core/diag.
+func checkReasonsKnown(t *testing.T, rep *model.Report) {
+	t.Helper()
+	for _, d := range rep.Diagnostics {
+		if !diag.Known(d.Reason) {
+			t.Errorf("diagnostic reason %q (%s) is not in core/diag", d.Reason, d.Detail)
+		}
+	}
+	for k := range rep.DiagSummary {
+		if !diag.Known(k) {
+			t.Errorf("diagnostic count %q is not in core/diag", k)
+		}
+	}
+}
+
+// TestReasonsAreKnown: the reasons given over the real logs, the shared
+// samples and the generated test logs are all rows of core/diag. (The
+// fuzz seeds check the same in FuzzAnalyze and the gelog fuzz targets.)
+func TestReasonsAreKnown(t *testing.T) {
+	var dirs []string
+	for _, d := range []string{"../../shared/samples", "../testdata/gen"} {
+		if _, err := os.Stat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		t.Run(filepath.Base(d), func(t *testing.T) {
+			srcs, bad := input.FromPaths([]string{d})
+			if len(bad) > 0 {
+				t.Fatalf("%v", bad)
+			}
+			rep := run(t, srcs...)
+			checkReasonsKnown(t, rep)
+		})
+	}
+	if _, err := os.Stat(realLogsDir); err == nil {
+		for _, name := range realLogs(t) {
+			checkReasonsKnown(t, runReal(t, name))
+		}
+	}
 }

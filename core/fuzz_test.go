@@ -24,6 +24,7 @@ func FuzzAnalyze(f *testing.F) {
 		if in.Candidates != in.Records+in.Rejected {
 			t.Fatalf("accounting: %+v", in)
 		}
+		checkReasonsKnown(t, rep)
 		_ = bytes.MinRead
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"imas/core/diag"
 	"imas/core/plog"
 )
 
@@ -114,11 +115,11 @@ var fzSeeds = []string{
 	fzEnvDRV + "svm_mem_stats_show_device_proc_mem 358]DEV_PROC_MEM dev6 Mem stats (Bytes). (module_name=AICPU; module_id=36; total_size=75464704)",
 }
 
-// rejectReasons are the reasons a statement parser may give (report.json
-// diagnostics); anything else is a typo that users would see.
-var rejectReasons = map[string]bool{
-	"bad-envelope": true, "bad-field": true, "bad-number": true, "missing-field": true,
-	"negative-value": true, "number-overflow": true, "truncated": true, "unrecognised": true,
+// knownReason reports whether a reject's reason is a rejected-line row of
+// core/diag: anything else is a typo that users would see.
+func knownReason(reason string) bool {
+	r, ok := diag.Lookup(reason)
+	return ok && r.Class == diag.Line
 }
 
 // sampleLines reads every line of testdata/samples once per process.
@@ -232,11 +233,14 @@ func checkRecord(t *testing.T, r Record, line []byte, m Meta) {
 	if got := M(r); got.File != m.File || got.Line != m.Line {
 		t.Fatalf("record lost its place: %+v", got)
 	}
+	if ig, ok := r.(*Ignored); ok && !diag.Known("ignored:"+ig.What) {
+		t.Fatalf("ignore rule %q is not in core/diag", ig.What)
+	}
 	rj, ok := r.(*Reject)
 	if !ok {
 		return
 	}
-	if !rejectReasons[rj.Reason] || rj.Detail == "" {
+	if !knownReason(rj.Reason) || rj.Detail == "" {
 		t.Fatalf("reject without a known reason and detail: %+v", rj)
 	}
 	// The excerpt lands in report.json and on terminals: bounded, valid

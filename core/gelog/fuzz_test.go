@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"imas/core/diag"
 	"imas/core/plog"
 )
 
@@ -39,8 +40,11 @@ func FuzzParse(f *testing.F) {
 		if r == nil {
 			t.Fatal("nil record for a candidate line")
 		}
+		if ig, isIg := r.(*Ignored); isIg && !diag.Known("ignored:"+ig.What) {
+			t.Fatalf("ignore rule %q is not in core/diag", ig.What)
+		}
 		if rj, isRej := r.(*Reject); isRej {
-			if rj.Reason == "" || len(rj.Text) > 4*MaxText+4 {
+			if !knownReason(rj.Reason) || len(rj.Text) > 4*MaxText+4 {
 				t.Fatalf("bad reject %+v", rj)
 			}
 			if strings.ContainsAny(rj.Text, "\x00\n\r") {
