@@ -1,6 +1,6 @@
 //go:build !(goexperiment.simd && amd64)
 
-package gelog
+package scan
 
 // Without GOEXPERIMENT=simd on amd64 the byte passes do all the scanning.
 func simdScan() bool { return false }
