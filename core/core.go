@@ -23,6 +23,7 @@ import (
 	"imas/core/internal/prefault"
 	"imas/core/model"
 	"imas/core/plog"
+	"imas/core/scan"
 )
 
 // Version is the imas version, set by the build.
@@ -403,7 +404,7 @@ func (sc *chunkScratch) learn(cand int, t *gelog.RowTape) {
 func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chunkResult {
 	r := &chunkResult{}
 	data := c.Data
-	cand := gelog.CandidateLines(data, sc.cand[:0])
+	cand := scan.CandidateLines(data, sc.cand[:0])
 	sc.cand = cand
 	nCand := len(cand) // cand is consumed below
 	long := longLines(data, maxLine, c.Cut)
