@@ -24,6 +24,7 @@ import (
 	"imas/core/model"
 	"imas/core/plog"
 	"imas/core/scan"
+	"imas/core/store"
 )
 
 // Version is the imas version, set by the build.
@@ -122,7 +123,7 @@ type chunkResult struct {
 	// bulk of every log, wait for the merge on the row tape; the other
 	// records in records.
 	items    []item
-	tape     *gelog.RowTape
+	tape     *store.RowTape
 	records  []gelog.Record
 	overlong []overlong
 	base     int64 // lines of the file before this chunk (set by finish)
@@ -353,48 +354,10 @@ func capDiagnostics(rep *model.Report, max int) {
 }
 
 // chunkScratch is what a parsing worker carries from chunk to chunk: the
-// line-start buffer, and what its last chunk's tape needed (Set rows per
-// candidate line, name text and rare entries per row), to size the next
-// tape (tapeSize). A tape that outgrows a buffer copies it into memory
-// touched for the first time, and one sized too big touches memory for
-// nothing (prefault).
+// line-start buffer, and the sizing of its next tape.
 type chunkScratch struct {
-	cand        []int
-	sized       bool // the fields below describe a previous chunk
-	rowsPer1024 int  // Set rows per 1024 candidate lines, rounded up
-	textPerRow  int  // bytes, rounded up
-	rarePer1024 int  // rare entries per 1024 rows, rounded up
-}
-
-// tapeSize returns the size of a chunk's tape. Rows: one per candidate line
-// (each gives at most one), so that rows are never copied; backing only the
-// rows the last chunk's mix predicts saved little and cost more page faults
-// than it saved (the mix moves between 80 and 93 % rows from chunk to chunk
-// on the 560 MB benchmark). Text and rare entries: an eighth more than the
-// last chunk's proportions give for that many rows, so that a chunk with a
-// little more seldom grows (sized for every candidate, the text was 3.5
-// times too big: 10 MB of memory touched for nothing on that benchmark).
-func (sc *chunkScratch) tapeSize(cand int) gelog.TapeSize {
-	if !sc.sized {
-		return gelog.TapeSize{Rows: cand, Text: cand * 32}
-	}
-	likely := min(cand, (cand*sc.rowsPer1024+1023)/1024*9/8+16)
-	return gelog.TapeSize{Rows: cand, Text: likely * sc.textPerRow, Rare: likely * sc.rarePer1024 / 1024}
-}
-
-// learn records what a finished chunk's tape needed.
-func (sc *chunkScratch) learn(cand int, t *gelog.RowTape) {
-	if cand == 0 {
-		return
-	}
-	rows := t.Len()
-	sc.sized = true
-	sc.rowsPer1024 = (rows*1024 + cand - 1) / cand
-	if rows > 0 {
-		text, rare := t.Sizes()
-		sc.textPerRow = (text + rows - 1) / rows
-		sc.rarePer1024 = (rare*1024 + rows - 1) / rows
-	}
+	cand []int
+	tape store.TapeSizer
 }
 
 // parseChunk finds the candidate lines of a chunk and parses them. Only
@@ -414,7 +377,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	// neither grows.
 	r.items = make([]item, 0, nCand)
 	prefault.Slice(r.items)
-	r.tape = gelog.NewRowTape(sc.tapeSize(nCand))
+	r.tape = store.NewRowTape(sc.tape.Size(nCand))
 	r.hints = map[model.HintKey]model.Hint{}
 	var run model.HintKey // the graph of the current run of Set rows
 	runRows := 0
@@ -495,7 +458,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	}
 	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
-	sc.learn(nCand, r.tape)
+	sc.tape.Learn(nCand, r.tape)
 	return r
 }
 
@@ -596,13 +559,13 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 // due before any stream still to come can have one (see horizon.go).
 type merger struct {
 	h   recHeap
-	rd  *gelog.TapeReader
+	rd  *store.TapeReader
 	row gelog.SetRow
 	add func(gelog.Record)
 }
 
 func newMerger(add func(gelog.Record)) *merger {
-	return &merger{rd: gelog.NewTapeReader(), add: add}
+	return &merger{rd: store.NewTapeReader(), add: add}
 }
 
 func (m *merger) push(s fileStream) { m.h.push(s) }
