@@ -62,8 +62,12 @@ var ErrNoInput = errors.New("no input could be read")
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
 func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
-	srcs = input.MarkUnique(srcs)
-	return analyzeWith(ctx, slices.Values(srcs), opt, func(p *pipeline) { p.plan(srcs) })
+	// Each file's head is read once, for all that is decided before the
+	// reading starts.
+	hs := newHeads(srcs, opt.withDefaults().MaxLine)
+	srcs = input.MarkUnique(srcs, hs.plain)
+	hs.srcs = srcs
+	return analyzeWith(ctx, slices.Values(srcs), opt, func(p *pipeline) { p.plan(hs) })
 }
 
 // AnalyzeSeq is Analyze over sources that come into being one at a time,

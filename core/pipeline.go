@@ -51,10 +51,10 @@ type pipeline struct {
 	consumer *consumer
 	consumed chan struct{}
 	sources  int // sources walked so far
-	// planned are the sources of the run (Analyze knows them all), and
-	// firstFrom[i] the earliest first record of sources i, i+1, ... (nil:
-	// unknown); see horizon.go.
-	planned   []input.Source
+	// heads are the sources of the run with what their heads tell (Analyze
+	// knows them all; nil otherwise), and firstFrom[i] the earliest first
+	// record of sources i, i+1, ... (nil: unknown); see horizon.go.
+	heads     *heads
 	firstFrom []int64
 }
 
