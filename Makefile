@@ -7,7 +7,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 # On amd64 the CLI is built with GOEXPERIMENT=simd: candidate lines are then
-# found by a one-pass AVX2 filter (core/gelog/teddy_simd.go). The page runs
+# found by a one-pass AVX2 filter (core/scan/teddy_simd.go). The page runs
 # the same filter as a WebAssembly SIMD kernel (internal/wasmsimd). Other
 # builds (other CPUs, a plain "go build", the edge worker) use the portable
 # byte passes; the tests run all three.
@@ -32,7 +32,7 @@ demo: cli
 
 vet:
 	$(GO) vet ./...
-	$(if $(SIMD),$(SIMD) $(GO) vet ./core/gelog)
+	$(if $(SIMD),$(SIMD) $(GO) vet ./core/scan)
 
 unit:
 	$(GO) test -count=1 ./...

@@ -10,6 +10,7 @@ import (
 	"imas/core/gelog"
 	"imas/core/input"
 	"imas/core/plog"
+	"imas/core/scan"
 	"imas/internal/gen"
 )
 
@@ -47,14 +48,14 @@ func BenchmarkCandidateLines(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	var dst []int
 	for i := 0; i < b.N; i++ {
-		dst = gelog.CandidateLines(data, dst[:0])
+		dst = scan.CandidateLines(data, dst[:0])
 	}
 }
 
 // BenchmarkParseCandidates parses every candidate line (envelope + statement).
 func BenchmarkParseCandidates(b *testing.B) {
 	data := large(b)
-	starts := gelog.CandidateLines(data, nil)
+	starts := scan.CandidateLines(data, nil)
 	var lines [][]byte
 	for _, s := range starts {
 		e := bytes.IndexByte(data[s:], '\n')

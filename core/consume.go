@@ -7,6 +7,7 @@ import (
 	"imas/core/gelog"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/core/store"
 )
 
 // The model is built from the records of all files merged by time
@@ -33,7 +34,7 @@ type consumer struct {
 	inOrder bool  // every file so far came after the ones before it
 	maxT    int64 // latest merge time of the files built so far
 	row     gelog.SetRow
-	rd      *gelog.TapeReader
+	rd      *store.TapeReader
 
 	// Once the in-order build stopped (or was not tried), where the first
 	// records of the files still to come are known (horizon.go): the
@@ -190,7 +191,7 @@ func (s fileStream) mergeTimes() (first, latest int64) {
 // build feeds one stream's records in order.
 func (c *consumer) build(s fileStream) {
 	if c.rd == nil {
-		c.rd = gelog.NewTapeReader()
+		c.rd = store.NewTapeReader()
 	}
 	for _, ch := range s.chunks {
 		for _, it := range ch.items {
@@ -201,7 +202,7 @@ func (c *consumer) build(s fileStream) {
 
 // feed decodes one item and adds it. Tape rows are decoded into row, which
 // is reused: add must not keep the record.
-func feed(rd *gelog.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, it item, add func(gelog.Record)) {
+func feed(rd *store.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, it item, add func(gelog.Record)) {
 	if it.ref < 0 {
 		add(ch.records[^it.ref])
 		return

@@ -30,7 +30,7 @@ func analyzeFiles(t *testing.T, files []string, opt Options) (*model.Report, boo
 func analyzePlanned(t *testing.T, srcs []input.Source, opt Options) (*model.Report, bool, bool) {
 	t.Helper()
 	p := newPipeline(context.Background(), opt.withDefaults())
-	p.plan(srcs)
+	p.plan(newHeads(srcs, opt.withDefaults().MaxLine))
 	for _, s := range srcs {
 		p.source(s)
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 
-	"imas/core/gelog"
+	"imas/core/scan"
 )
 
 // countNLWords counts '\n' in b eight bytes at a time. bytes.Count is
@@ -13,7 +13,7 @@ import (
 func countNLWords(b []byte) int {
 	n := 0
 	for len(b) >= 8 {
-		n += bits.OnesCount64(gelog.NewlineMask(binary.LittleEndian.Uint64(b)))
+		n += bits.OnesCount64(scan.NewlineMask(binary.LittleEndian.Uint64(b)))
 		b = b[8:]
 	}
 	for _, c := range b {

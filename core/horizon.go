@@ -3,17 +3,20 @@ package core
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 
 	"imas/core/input"
 	"imas/core/plog"
+	"imas/core/scan"
 )
 
 // Files of several processes overlap in time, so the in-order build (see
 // consume.go) stops at the first file of the second process, and the
 // model was built after the last file, by the merge, on one core. When
 // every source is a plain file on disk, the time of each file's first
-// record can be known before the file is read (planHorizons finds it),
+// record can be known before the file is read (planHorizons finds it, from
+// the head each file's first read gives, see heads),
 // and the merge can run while the files are parsed: a record is due once
 // every file not read yet starts later (or at the same time: ties go to
 // the earlier file), which is when mergeByTime would take it too. So the
@@ -23,12 +26,12 @@ import (
 // the in-order build is not even tried: it would be thrown away.
 
 // plan is Analyze's look at all its sources before the first is read.
-func (p *pipeline) plan(srcs []input.Source) {
-	if len(srcs) < 2 || p.opt.alwaysMerge {
+func (p *pipeline) plan(hs *heads) {
+	if len(hs.srcs) < 2 || p.opt.alwaysMerge {
 		return
 	}
-	p.planned = srcs
-	if !startsOutOfOrder(srcs) {
+	p.heads = hs
+	if !hs.startsOutOfOrder() {
 		return
 	}
 	c := p.consumer // it waits for the first file, which orders this before its reads
@@ -38,64 +41,126 @@ func (p *pipeline) plan(srcs []input.Source) {
 	}
 }
 
-// startsOutOfOrder reports whether a file of srcs starts before the file
-// before it, by the first timestamp in its first 4 KiB, when every source is
-// a plain file on disk. The in-order build (consume.go) would then stop at
-// that file and be thrown away: files of several processes that run at
-// the same time, or names that do not sort by time. A wrong guess costs
-// time, never a different report.
-func startsOutOfOrder(srcs []input.Source) bool {
-	if len(srcs) < 2 || len(srcs) > 4096 {
+// A fileHead is what the start of a plain file on disk tells before the
+// pipeline reads it, from one read of its first headBytes: whether it is
+// plain text (input.MarkUnique), the time of its first stamped line
+// (startsOutOfOrder) and the merge time of its first record
+// (planHorizons).
+type fileHead struct {
+	read  bool // the fields below are set
+	plain bool // a file on disk that opens and is not an archive
+	stamp int64
+	// first is the merge time of the first record (math.MaxInt64 when the
+	// file has none), when known is set.
+	first int64
+	known bool
+	// parsed is how many bytes at the start of the file (whole lines) were
+	// parsed without finding a record.
+	parsed int
+}
+
+// heads reads the head of each of a run's sources at most once, when it is
+// first asked about, and keeps what it found, not the bytes.
+type heads struct {
+	srcs    []input.Source
+	maxLine int
+	h       []fileHead
+	buf     []byte
+	sc      chunkScratch
+}
+
+func newHeads(srcs []input.Source, maxLine int) *heads {
+	return &heads{srcs: srcs, maxLine: maxLine, h: make([]fileHead, len(srcs))}
+}
+
+const (
+	// headBytes is how much of a file is read before the pipeline reads it
+	// chunk by chunk: usually enough to hold its first record.
+	headBytes = 256 << 10
+	// stampBytes is how far startsOutOfOrder looks for a file's first time.
+	stampBytes = 4 << 10
+)
+
+// get returns what the head of source i tells. Only with several sources
+// is a first record looked for: only a merge needs it.
+func (hs *heads) get(i int) *fileHead {
+	h := &hs.h[i]
+	if h.read {
+		return h
+	}
+	h.read = true
+	if hs.buf == nil {
+		hs.buf = make([]byte, headBytes)
+	}
+	head, ok := input.HeadInto(hs.srcs[i], hs.buf)
+	if !ok {
+		return h
+	}
+	h.plain = true
+	h.stamp = firstStamp(head[:min(len(head), stampBytes)])
+	if len(hs.srcs) > 1 {
+		h.first, h.known, h.parsed = firstRecordIn(head, hs.maxLine, &hs.sc)
+	}
+	return h
+}
+
+// plain reports whether source i is a file on disk of plain text.
+func (hs *heads) plain(i int) bool { return hs.get(i).plain }
+
+// firstStamp is the time of the first line of head with a plog timestamp,
+// 0 when none has one (a cut last line does not count: its time may be
+// cut too).
+func firstStamp(head []byte) int64 {
+	var env plog.Envelope
+	for len(head) > 0 {
+		nl := bytes.IndexByte(head, '\n')
+		if nl < 0 {
+			return 0
+		}
+		if plog.Parse(head[:nl], &env) && env.Time != 0 {
+			return env.Time
+		}
+		head = head[nl+1:]
+	}
+	return 0
+}
+
+// startsOutOfOrder reports whether a file of the run starts before the
+// file before it, by the first timestamp in its first stampBytes, when
+// every source is a plain file on disk. The in-order build (consume.go)
+// would then stop at that file and be thrown away: files of several
+// processes that run at the same time, or names that do not sort by time.
+// A wrong guess costs time, never a different report.
+func (hs *heads) startsOutOfOrder() bool {
+	if len(hs.srcs) < 2 || len(hs.srcs) > 4096 {
 		return false
 	}
 	var prev int64
-	var env plog.Envelope
-	for _, s := range srcs {
-		head, ok := input.Head(s, 4<<10)
-		if !ok {
+	for i := range hs.srcs {
+		h := hs.get(i)
+		if !h.plain || h.stamp == 0 {
 			return false
 		}
-		t := int64(0)
-		for len(head) > 0 && t == 0 {
-			line := head
-			if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
-				line, head = head[:nl], head[nl+1:]
-			} else {
-				head = nil // a cut line: its time may be cut too
-				break
-			}
-			if plog.Parse(line, &env) {
-				t = env.Time
-			}
-		}
-		if t == 0 {
-			return false
-		}
-		if t < prev {
+		if h.stamp < prev {
 			return true
 		}
-		prev = t
+		prev = h.stamp
 	}
 	return false
 }
 
-// headBytes is how much of a file firstRecordTime parses before it reads
-// the file chunk by chunk as the pipeline does.
-const headBytes = 256 << 10
-
-// planHorizons finds the first record of every source after src (reading
-// each up to there), or leaves firstFrom nil when one of them is not a
-// plain file or cannot be read.
+// planHorizons finds the first record of every source after src, or
+// leaves firstFrom nil when one of them is not a plain file or cannot be
+// read.
 func (p *pipeline) planHorizons(src int) {
-	n := len(p.planned)
+	n := len(p.heads.srcs)
 	if src+1 >= n {
 		return
 	}
 	first := make([]int64, n+1)
 	first[n] = math.MaxInt64
-	var sc chunkScratch
 	for i := n - 1; i > src; i-- {
-		t, ok := firstRecordTime(p.planned[i], p.opt.MaxLine, &sc)
+		t, ok := p.heads.firstRecord(i)
 		if !ok {
 			return
 		}
@@ -104,29 +169,57 @@ func (p *pipeline) planHorizons(src int) {
 	p.firstFrom = first
 }
 
-// firstRecordTime is the merge time of the first record of a plain file:
-// the time of its first candidate line, found as the pipeline finds it
-// (math.MaxInt64 for a file without one: it never holds the merge back).
-func firstRecordTime(s input.Source, maxLine int, sc *chunkScratch) (int64, bool) {
-	head, ok := input.Head(s, headBytes)
-	if !ok {
-		return 0, false
+// firstRecordIn is the merge time of the first record in the whole lines
+// of head, found as the pipeline finds it. Without one, parsed is the
+// bytes of whole lines it looked at.
+func firstRecordIn(head []byte, maxLine int, sc *chunkScratch) (t int64, ok bool, parsed int) {
+	nl := bytes.LastIndexByte(head, '\n')
+	if nl < 0 {
+		return 0, false, 0
 	}
-	// Usually the head has a record: its lines up to the last '\n' are
-	// whole, so its first item is the file's.
-	if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
-		if r := parseChunk(&input.Chunk{Data: head[:nl+1]}, 0, maxLine, sc); len(r.items) > 0 {
-			return r.items[0].time, true
+	whole := head[:nl+1]
+	cand := scan.CandidateLines(whole, sc.cand[:0])
+	sc.cand = cand
+	if len(cand) == 0 {
+		return 0, false, len(whole)
+	}
+	// The lines up to the first candidate's are usually enough: a prefix
+	// of whole lines gives a prefix of the items.
+	end := len(whole)
+	if e := bytes.IndexByte(whole[cand[0]:], '\n'); e >= 0 {
+		end = cand[0] + e + 1
+	}
+	for _, data := range [][]byte{whole[:end], whole} {
+		if r := parseChunk(&input.Chunk{Data: data}, 0, maxLine, sc); len(r.items) > 0 {
+			return r.items[0].time, true, 0
 		}
 	}
-	rc, err := s.Open()
+	return 0, false, len(whole)
+}
+
+// firstRecord is the merge time of the first record of source i
+// (math.MaxInt64 for a file without one: it never holds the merge back).
+// When the head has none, the rest of the file is read chunk by chunk as
+// the pipeline reads it.
+func (hs *heads) firstRecord(i int) (int64, bool) {
+	h := hs.get(i)
+	if !h.plain {
+		return 0, false
+	}
+	if h.known {
+		return h.first, true
+	}
+	rc, err := hs.srcs[i].Open()
 	if err != nil {
 		return 0, false
 	}
 	defer rc.Close()
+	if _, err := io.CopyN(io.Discard, rc, int64(h.parsed)); err != nil {
+		return 0, false
+	}
 	t := int64(math.MaxInt64)
-	_, err = input.Chunks(rc, maxLine, false, func(c *input.Chunk) error {
-		r := parseChunk(c, 0, maxLine, sc)
+	_, err = input.Chunks(rc, hs.maxLine, false, func(c *input.Chunk) error {
+		r := parseChunk(c, 0, hs.maxLine, &hs.sc)
 		c.Release()
 		if len(r.items) > 0 {
 			t = r.items[0].time
@@ -134,7 +227,11 @@ func firstRecordTime(s input.Source, maxLine int, sc *chunkScratch) (int64, bool
 		}
 		return nil
 	})
-	return t, err == nil || err == errFound
+	if err != nil && err != errFound {
+		return 0, false
+	}
+	h.first, h.known = t, true
+	return t, true
 }
 
 var errFound = errors.New("found")

@@ -2,7 +2,9 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -87,5 +89,56 @@ func TestStreamingMergeEqualsMerge(t *testing.T) {
 				t.Error("no graphs")
 			}
 		})
+	}
+}
+
+// TestHeadsReadOnce: Analyze reads the head of each plain file once for
+// all it decides before reading (unique sizes, start order, first
+// records), so a file is opened twice in all: for its head and by the
+// pipeline; three times when its first record lies beyond the head.
+func TestHeadsReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	big, err := gen.Log("large", 2<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(big), "\n")
+	var files []string
+	for i := 0; i < 3; i++ {
+		part := strings.Join(lines[i*len(lines)/3:(i+1)*len(lines)/3], "")
+		for _, pid := range []string{"777001", "777002"} { // two processes side by side: out of order
+			p := filepath.Join(dir, fmt.Sprintf("plog-%s_%d.log", pid, i))
+			if err := os.WriteFile(p, []byte(strings.ReplaceAll(part, "777001", pid)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, p)
+		}
+	}
+	noisy := filepath.Join(dir, "plog-777004.log")
+	noise := bytes.Repeat([]byte("[INFO] GE(777004,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:noise\n"), 5000)
+	if err := os.WriteFile(noisy, append(noise, strings.ReplaceAll(lines[10], "777001", "777004")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, noisy)
+	opens := map[string]int{}
+	var srcs []input.Source
+	for _, f := range files {
+		s := input.FileSource(f)
+		open := s.Open
+		s.Open = func() (io.ReadCloser, error) { opens[f]++; return open() }
+		srcs = append(srcs, s)
+	}
+	rep, err := Analyze(context.Background(), srcs, Options{Workers: 1})
+	if err != nil || len(rep.Graphs) == 0 {
+		t.Fatalf("report %v, %d graphs", err, len(rep.Graphs))
+	}
+	for _, f := range files {
+		want := 2
+		if f == noisy {
+			want = 3
+		}
+		if opens[f] != want {
+			t.Errorf("%s opened %d times, want %d", filepath.Base(f), opens[f], want)
+		}
 	}
 }

@@ -38,7 +38,7 @@ func TestStartsOutOfOrder(t *testing.T) {
 		{"a source not on disk", []input.Source{b, input.BytesSource("x", []byte(at("09:00:00.000.000")+"\n"))}, false},
 		{"one file", []input.Source{b}, false},
 	} {
-		if got := startsOutOfOrder(tc.srcs); got != tc.want {
+		if got := newHeads(tc.srcs, 64<<10).startsOutOfOrder(); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

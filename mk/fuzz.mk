@@ -24,7 +24,7 @@ FUZZ_ENTRY := \
 	./cmd/imas:FuzzReport \
 	./core/export:FuzzWriteJSON \
 	./server:FuzzHandler \
-	$(if $(SIMD),./core/gelog:FuzzTeddy)
+	$(if $(SIMD),./core/scan:FuzzTeddy)
 # One target per statement family (core/gelog/fuzz_families_test.go).
 FUZZ_FAMILIES := $(addprefix ./core/gelog:Fuzz,Set Continuous Atomic AfterAssign VarMem Malloc Address Pool Devmm)
 FUZZ_TARGETS ?= $(FUZZ_ENTRY) $(FUZZ_FAMILIES)
@@ -42,7 +42,7 @@ FUZZ_SHORT := \
 	./cmd/imas:FuzzReport:200x \
 	./core/export:FuzzWriteJSON:25000x \
 	./server:FuzzHandler:6000x \
-	$(if $(SIMD),./core/gelog:FuzzTeddy:80000x) \
+	$(if $(SIMD),./core/scan:FuzzTeddy:80000x) \
 	$(addsuffix :40000x,$(FUZZ_FAMILIES))
 
 .PHONY: fuzz fuzz-short

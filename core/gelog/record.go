@@ -4,6 +4,8 @@
 // package builds graphs, pools and totals from the records.
 package gelog
 
+import "imas/core/store/intern"
+
 // Meta is what every record carries about its line.
 type Meta struct {
 	File  int32 // index of the input file (model.Inputs.Files)
@@ -84,6 +86,26 @@ type SetRow struct {
 	// the names up again.
 	graphID, opTypeID, blockTypeID uint32
 }
+
+// NameIDs returns the numbers of Graph, OpType and BlockType in the intern
+// table (core/store/intern) the parser found, 0 for a name it did not
+// intern.
+func (r *SetRow) NameIDs() (graph, opType, blockType uint32) {
+	return r.graphID, r.opTypeID, r.blockTypeID
+}
+
+// SetNameIDs sets what NameIDs returns (the row tape's reader restores
+// them).
+func (r *SetRow) SetNameIDs(graph, opType, blockType uint32) {
+	r.graphID, r.opTypeID, r.blockTypeID = graph, opType, blockType
+}
+
+// internName interns a graph, op-type or block-type name.
+func internName(b []byte) (string, uint32) { return intern.Bytes(b) }
+
+// TensorKinds are the kinds a row may name, in a fixed order (the row tape
+// stores a kind by its index). The slice is shared: do not modify it.
+func TensorKinds() []string { return tensorKinds }
 
 // Reuse is the reuse flag (2nd child number). Templates with a single child
 // number predate the flag; GE reused then by default.

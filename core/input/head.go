@@ -10,12 +10,21 @@ func Head(s Source, n int) (head []byte, ok bool) {
 	if s.file == "" {
 		return nil, false
 	}
+	return HeadInto(s, make([]byte, n))
+}
+
+// HeadInto is Head reading into buf (len(buf) bytes at most); head aliases
+// buf.
+func HeadInto(s Source, buf []byte) (head []byte, ok bool) {
+	if s.file == "" {
+		return nil, false
+	}
 	rc, err := s.Open()
 	if err != nil {
 		return nil, false
 	}
 	defer rc.Close()
-	head = make([]byte, n)
+	head = buf
 	k, err := io.ReadFull(rc, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, false

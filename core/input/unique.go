@@ -7,16 +7,18 @@ package input
 // has is a duplicate of nothing, and nothing of it: its text need not be
 // hashed (the hash was ~6 % of the CPU time of "imas total" on 560 MB).
 
-// maxUniqueScan bounds the files MarkUnique opens to look at: beyond it
+// maxUniqueScan bounds the files MarkUnique asks about: beyond it
 // every text is hashed, as before.
 const maxUniqueScan = 4096
 
 // MarkUnique returns srcs with Unique set on the sources that need no
 // content hash: when all of srcs are FileSources of plain text (no archive
 // or compressed file among them: one could hold a copy of anything), those
-// whose size no other source has. Otherwise it returns srcs unchanged. It
-// opens each file to read its first bytes.
-func MarkUnique(srcs []Source) []Source {
+// whose size no other source has. Otherwise it returns srcs unchanged.
+// plain(i) reports whether srcs[i] opens and is plain text (its head read,
+// see Head); it is asked only when every source is a FileSource of known
+// size, in order, until one is not.
+func MarkUnique(srcs []Source, plain func(i int) bool) []Source {
 	if len(srcs) == 0 || len(srcs) > maxUniqueScan {
 		return srcs
 	}
@@ -27,8 +29,8 @@ func MarkUnique(srcs []Source) []Source {
 		}
 		sizes[s.Size]++
 	}
-	for _, s := range srcs {
-		if !plainText(s) {
+	for i := range srcs {
+		if !plain(i) {
 			return srcs
 		}
 	}
@@ -38,10 +40,4 @@ func MarkUnique(srcs []Source) []Source {
 		out[i] = s
 	}
 	return out
-}
-
-// plainText reports whether the source opens and is not an archive.
-func plainText(s Source) bool {
-	_, ok := Head(s, 512)
-	return ok
 }

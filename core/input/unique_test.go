@@ -34,7 +34,10 @@ func TestMarkUnique(t *testing.T) {
 		{"a source not on disk", []Source{a, BytesSource("x.log", []byte("line one\n"))}, []bool{false, false}},
 		{"a file gone", []Source{a, gone}, []bool{false, false}},
 	} {
-		got := MarkUnique(tc.srcs)
+		got := MarkUnique(tc.srcs, func(i int) bool {
+			_, ok := Head(tc.srcs[i], 512)
+			return ok
+		})
 		for i, s := range got {
 			if s.Unique != tc.unique[i] {
 				t.Errorf("%s: %s unique %v, want %v", tc.name, s.Name, s.Unique, tc.unique[i])

@@ -11,7 +11,7 @@ const (
 // The filter's locals: its parameters, then its own.
 const (
 	// filter(data, len, tables, out, cap) → (n, stop); pointers into the
-	// imported memory, as gelog.VectorFilter (core/gelog/teddy_vector.go).
+	// imported memory, as scan.VectorFilter (core/scan/teddy_vector.go).
 	locData uint32 = iota
 	locLen
 	locTables
@@ -46,11 +46,11 @@ const (
 	window   = 4
 	vecLen   = 16
 	minData  = vecLen + window - 1
-	hitShift = 3 // log2 of gelog.VectorHit's size: position, bucket bits (two u32)
+	hitShift = 3 // log2 of scan.VectorHit's size: position, bucket bits (two u32)
 )
 
 // Kernel returns the WebAssembly module: it imports env.mem (the Go
-// program's memory) and exports filter, gelog.VectorFilter's contract for
+// program's memory) and exports filter, scan.VectorFilter's contract for
 // 16 positions at a time.
 func Kernel() []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")

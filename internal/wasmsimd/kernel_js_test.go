@@ -20,6 +20,7 @@ import (
 	"imas/core"
 	"imas/core/gelog"
 	"imas/core/input"
+	"imas/core/scan"
 	"imas/internal/gen"
 )
 
@@ -30,7 +31,7 @@ var fuzzTime = flag.Duration("wasmsimd.fuzztime", 10*time.Second, "how long Test
 
 // kernel returns the filter run_node.js put on Global; without it the
 // tests skip, unless the runner was given a kernel (then it is a failure).
-func kernel(t testing.TB) gelog.VectorFilter {
+func kernel(t testing.TB) scan.VectorFilter {
 	t.Helper()
 	fn := js.Global().Get(Global)
 	if fn.Type() != js.TypeFunction {
@@ -42,12 +43,12 @@ func kernel(t testing.TB) gelog.VectorFilter {
 	return filterOf(fn)
 }
 
-// reference is what the kernel must return: gelog.VectorFilter's contract
+// reference is what the kernel must return: scan.VectorFilter's contract
 // 16 positions at a time, stopping before a vector whose hits do not fit.
-func reference(data []byte, t *gelog.VectorTables, out []gelog.VectorHit) (int, int) {
+func reference(data []byte, t *scan.VectorTables, out []scan.VectorHit) (int, int) {
 	n, i := 0, 0
 	for len(data)-i >= minData {
-		var hits []gelog.VectorHit
+		var hits []scan.VectorHit
 		for p := i; p < i+vecLen; p++ {
 			set := uint8(0xff)
 			for j := 0; j < window; j++ {
@@ -55,7 +56,7 @@ func reference(data []byte, t *gelog.VectorTables, out []gelog.VectorHit) (int, 
 				set &= t[j][c&15] & t[window+j][c>>4]
 			}
 			if set != 0 {
-				hits = append(hits, gelog.VectorHit{Pos: uint32(p), Buckets: uint32(set)})
+				hits = append(hits, scan.VectorHit{Pos: uint32(p), Buckets: uint32(set)})
 			}
 		}
 		if n+len(hits) > len(out) {
@@ -76,11 +77,11 @@ func TestKernelMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	pool := make([]byte, 4096)
 	const guard = 8
-	outBuf := make([]gelog.VectorHit, 256+2*guard)
-	refOut := make([]gelog.VectorHit, 256)
-	sentinel := gelog.VectorHit{Pos: 0xdeadbeef, Buckets: 0xfeedface}
+	outBuf := make([]scan.VectorHit, 256+2*guard)
+	refOut := make([]scan.VectorHit, 256)
+	sentinel := scan.VectorHit{Pos: 0xdeadbeef, Buckets: 0xfeedface}
 	for round := range 20000 {
-		var tb gelog.VectorTables
+		var tb scan.VectorTables
 		density := []int{0, 2, 8, 14, 16}[round%5] // of 16, per table bit
 		for j := range tb {
 			for k := range tb[j] {
@@ -103,7 +104,7 @@ func TestKernelMatchesReference(t *testing.T) {
 		n := []int{0, 1, 18, 19, 20, 34, 35, 36, 51, 300, 4000}[rng.IntN(11)] + rng.IntN(3)
 		n = min(n, len(pool)-off)
 		data := pool[off : off+n]
-		room := gelog.VectorMinHits + rng.IntN(256-gelog.VectorMinHits+1)
+		room := scan.VectorMinHits + rng.IntN(256-scan.VectorMinHits+1)
 		for k := range outBuf {
 			outBuf[k] = sentinel
 		}
@@ -128,9 +129,9 @@ func withAndWithout(data []byte) (vec, words []int) {
 	if !Register() {
 		panic("no kernel")
 	}
-	vec = gelog.CandidateLines(data, []int{-1})
-	gelog.SetVectorFilter(nil)
-	words = gelog.CandidateLines(data, []int{-1})
+	vec = scan.CandidateLines(data, []int{-1})
+	scan.SetVectorFilter(nil)
+	words = scan.CandidateLines(data, []int{-1})
 	return vec, words
 }
 
@@ -156,7 +157,7 @@ func firstDiff(a, b []int) int {
 // profiles, whole and as unaligned pieces cut anywhere.
 func TestCandidateLinesFixtures(t *testing.T) {
 	kernel(t)
-	defer gelog.SetVectorFilter(nil)
+	defer scan.SetVectorFilter(nil)
 	var files []string
 	for _, dir := range []string{"../../testdata/samples", "../../testdata/gen"} {
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -188,7 +189,7 @@ func TestCandidateLinesFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(f, data)
-		lines += len(gelog.CandidateLines(data, nil))
+		lines += len(scan.CandidateLines(data, nil))
 	}
 	for _, name := range []string{"basic", "mixed", "conflicts", "pool", "hostile", "large"} {
 		data, err := gen.Log(name, 6<<20)
@@ -196,7 +197,7 @@ func TestCandidateLinesFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("profile "+name, data)
-		lines += len(gelog.CandidateLines(data, nil))
+		lines += len(scan.CandidateLines(data, nil))
 	}
 	if lines < 10000 {
 		t.Errorf("only %d candidate lines in the fixtures", lines)
@@ -226,7 +227,7 @@ func adversarial() []string {
 
 func TestCandidateLinesAdversarial(t *testing.T) {
 	kernel(t)
-	defer gelog.SetVectorFilter(nil)
+	defer scan.SetVectorFilter(nil)
 	for i, s := range adversarial() {
 		compare(t, fmt.Sprintf("case %d %.30q", i, s), []byte(s))
 	}
@@ -239,7 +240,7 @@ const markerBytes = " \n\r\x00[]:_IMASFreblockMalcy"
 
 func TestKernelFuzz(t *testing.T) {
 	kernel(t)
-	defer gelog.SetVectorFilter(nil)
+	defer scan.SetVectorFilter(nil)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 15))
@@ -324,12 +325,12 @@ func BenchmarkCandidateLines(b *testing.B) {
 			if withKernel && !Register() {
 				b.Skip("no kernel")
 			}
-			defer gelog.SetVectorFilter(nil)
+			defer scan.SetVectorFilter(nil)
 			b.SetBytes(int64(len(data)))
 			var dst []int
 			for range b.N {
 				for _, c := range cs {
-					dst = gelog.CandidateLines(c, dst[:0])
+					dst = scan.CandidateLines(c, dst[:0])
 				}
 			}
 		})
@@ -340,7 +341,7 @@ func BenchmarkCandidateLines(b *testing.B) {
 // for every marker's first window.
 func BenchmarkKernel(b *testing.B) {
 	f := kernel(b)
-	var tb gelog.VectorTables
+	var tb scan.VectorTables
 	for i, m := range gelog.Markers {
 		for j := 0; j < window; j++ {
 			tb[j][m[j]&15] |= 1 << (i % 8)
@@ -349,7 +350,7 @@ func BenchmarkKernel(b *testing.B) {
 	}
 	data := probeData(b)
 	cs := chunks(data)
-	out := make([]gelog.VectorHit, 16<<10)
+	out := make([]scan.VectorHit, 16<<10)
 	b.SetBytes(int64(len(data)))
 	hits := 0
 	for range b.N {
@@ -377,7 +378,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			if withKernel && !Register() {
 				b.Skip("no kernel")
 			}
-			defer gelog.SetVectorFilter(nil)
+			defer scan.SetVectorFilter(nil)
 			b.SetBytes(int64(len(data)))
 			for range b.N {
 				src := []input.Source{input.BytesSource("probe.log", data)}

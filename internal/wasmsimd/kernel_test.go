@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"imas/core/gelog"
+	"imas/core/scan"
 )
 
 func TestLEB128(t *testing.T) {
@@ -28,18 +28,18 @@ func TestLEB128(t *testing.T) {
 	}
 }
 
-// TestKernelLayout: the kernel writes gelog.VectorHits and reads
-// gelog.VectorTables by these sizes.
+// TestKernelLayout: the kernel writes scan.VectorHits and reads
+// scan.VectorTables by these sizes.
 func TestKernelLayout(t *testing.T) {
-	var h gelog.VectorHit
+	var h scan.VectorHit
 	if unsafe.Sizeof(h) != 1<<hitShift || unsafe.Offsetof(h.Buckets) != 4 {
 		t.Errorf("VectorHit is %d bytes, buckets at %d", unsafe.Sizeof(h), unsafe.Offsetof(h.Buckets))
 	}
-	if n := unsafe.Sizeof(gelog.VectorTables{}); n != 2*window*16 {
+	if n := unsafe.Sizeof(scan.VectorTables{}); n != 2*window*16 {
 		t.Errorf("VectorTables is %d bytes", n)
 	}
-	if gelog.VectorMinLen != minData || gelog.VectorMinHits != vecLen {
-		t.Errorf("gelog expects %d bytes and room for %d hits a vector", gelog.VectorMinLen, gelog.VectorMinHits)
+	if scan.VectorMinLen != minData || scan.VectorMinHits != vecLen {
+		t.Errorf("scan expects %d bytes and room for %d hits a vector", scan.VectorMinLen, scan.VectorMinHits)
 	}
 }
 

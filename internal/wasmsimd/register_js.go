@@ -7,7 +7,7 @@ import (
 	"syscall/js"
 	"unsafe"
 
-	"imas/core/gelog"
+	"imas/core/scan"
 )
 
 // Global is where page.js (or a test runner) puts the kernel's filter,
@@ -15,21 +15,21 @@ import (
 // browser has no SIMD.
 const Global = "imasVector"
 
-// Register makes gelog's candidate scan use the kernel on Global, if there
+// Register makes the candidate scan (core/scan) use the kernel on Global, if there
 // is one, and reports whether there was.
 func Register() bool {
 	fn := js.Global().Get(Global)
 	if fn.Type() != js.TypeFunction {
 		return false
 	}
-	gelog.SetVectorFilter(filterOf(fn))
+	scan.SetVectorFilter(filterOf(fn))
 	return true
 }
 
 // filterOf calls the kernel's filter: one JS call for as much data as its
 // output takes.
-func filterOf(fn js.Value) gelog.VectorFilter {
-	return func(data []byte, t *gelog.VectorTables, out []gelog.VectorHit) (int, int) {
+func filterOf(fn js.Value) scan.VectorFilter {
+	return func(data []byte, t *scan.VectorTables, out []scan.VectorHit) (int, int) {
 		// In Go's wasm a pointer is the address in linear memory, and the
 		// collector does not move objects; KeepAlive holds the slices
 		// until the kernel has returned.

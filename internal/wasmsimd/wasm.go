@@ -1,10 +1,10 @@
 // Package wasmsimd is the WebAssembly SIMD kernel of the candidate-line
-// Teddy filter (core/gelog/teddy.go) for the page: Go has no vector
+// Teddy filter (core/scan/teddy.go) for the page: Go has no vector
 // instructions for wasm, but the browser does. Kernel returns the module,
 // assembled here by a minimal encoder (only the opcodes the kernel needs),
 // so that no binary is committed and no external tool is needed; tools/mkhtml
 // inlines it in the page, and page.js instantiates it against the Go
-// program's memory. Register (js only) hands it to gelog.
+// program's memory. Register (js only) hands it to scan.
 package wasmsimd
 
 // The binary format, from the WebAssembly core specification (release

@@ -1,10 +1,12 @@
-package gelog
+package scan
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"imas/core/gelog"
 )
 
 // refFilter is VectorFilter's contract in plain Go: positions in blocks of
@@ -50,7 +52,7 @@ var filters = []struct {
 // CRLF and NUL text, and hits by the ten thousand, in one line and in many.
 func vectorBuffers() []string {
 	var out []string
-	for _, m := range Markers {
+	for _, m := range gelog.Markers {
 		for pad := 0; pad < 40; pad++ {
 			x := strings.Repeat("x", pad)
 			out = append(out, x+m, x+m+"\n"+x, x+m[:len(m)-1], x+m[:len(m)/2]+m, x+"\n"+m[:len(m)-1]+"\n"+m[1:])
@@ -76,7 +78,7 @@ func randomBuffer(rng *rand.Rand) string {
 			b.WriteByte(alpha[rng.IntN(len(alpha))])
 		}
 		if rng.IntN(4) == 0 {
-			m := Markers[rng.IntN(len(Markers))]
+			m := gelog.Markers[rng.IntN(len(gelog.Markers))]
 			if rng.IntN(3) == 0 {
 				m = m[:rng.IntN(len(m))]
 			}
@@ -87,7 +89,7 @@ func randomBuffer(rng *rand.Rand) string {
 		}
 	}
 	if rng.IntN(3) == 0 { // a marker as the last bytes
-		b.WriteString(Markers[rng.IntN(len(Markers))])
+		b.WriteString(gelog.Markers[rng.IntN(len(gelog.Markers))])
 	}
 	return b.String()
 }

@@ -1,4 +1,4 @@
-package gelog
+package scan
 
 import "sync"
 
@@ -54,7 +54,7 @@ func (p *teddyPlan) scanVector(f VectorFilter, data []byte, dst []int) []int {
 	for len(data)-pos >= VectorMinLen {
 		n, stop := f(data[pos:], &p.tables, out[:])
 		if stop <= 0 || stop > len(data)-pos-(teddyWindow-1) {
-			panic("gelog: vector filter broke its contract")
+			panic("scan: vector filter broke its contract")
 		}
 		for _, h := range out[:n] {
 			at := pos + int(h.Pos)

@@ -1,4 +1,7 @@
-package gelog
+// Package store keeps what the pipeline holds between parsing and the
+// merge: the row tape of parsed "[IMAS]Set" rows, and the sizing that
+// lets each parsing worker back its next tape at once.
+package store
 
 import (
 	"errors"
@@ -6,11 +9,13 @@ import (
 	"slices"
 	"unsafe"
 
+	"imas/core/gelog"
 	"imas/core/internal/prefault"
+	"imas/core/store/intern"
 )
 
 // A row tape holds parsed "[IMAS]Set" rows while a run waits for all its
-// files before merging them by time. A SetRow is ~340 bytes with pointers
+// files before merging them by time. A gelog.SetRow is ~340 bytes with pointers
 // the collector has to follow; a tape row is a fixed 136-byte record
 // without pointers: names are their numbers in the intern table, the node
 // name lives in one byte arena per tape, and the fields that are rarely
@@ -38,7 +43,7 @@ type tapeRow struct {
 	graph, opType, blockType          uint32 // intern numbers; 0: empty, or text in the rare entry
 	node, nodeLen                     uint32 // text[node : node+nodeLen]
 	rare                              uint32 // 1 + index into rare; 0: none
-	kind, childParts                  uint8  // kind: 1 + index into tensorKinds; 0: text in the rare entry
+	kind, childParts                  uint8  // kind: 1 + index into gelog.TensorKinds; 0: text in the rare entry
 	event, isRef, pool, hasLife, wide bool   // wide: the child numbers are in the rare entry
 }
 
@@ -83,12 +88,12 @@ func (t *RowTape) Bytes() int {
 	return cap(t.rows)*int(unsafe.Sizeof(tapeRow{})) + cap(t.text) + cap(t.rare)*int(unsafe.Sizeof(tapeRare{}))
 }
 
-// Append adds r (its Meta's file, line and time excepted) and returns its
+// Append adds r (its gelog.Meta's file, line and time excepted) and returns its
 // index. The tape keeps a copy of the node name, so r.Node may be borrowed.
 // Every field of the new row is stored one by one, in place: a composite
 // literal was built on the stack and copied, which in wasm (no vector
 // moves) made the row store most of Append's time.
-func (t *RowTape) Append(r *SetRow) int {
+func (t *RowTape) Append(r *gelog.SetRow) int {
 	n := len(t.rows)
 	if n < cap(t.rows) {
 		t.rows = t.rows[:n+1]
@@ -107,19 +112,20 @@ func (t *RowTape) Append(r *SetRow) int {
 	var rare tapeRare
 	hasRare := r.EventKey != 0 || r.StreamDesc != "" || r.Batch != "" || r.LifeDesc != [2]string{}
 	rare.eventKey, rare.streamDesc, rare.batch, rare.lifeDesc = r.EventKey, r.StreamDesc, r.Batch, r.LifeDesc
-	if k := slices.Index(tensorKinds, r.Kind); k >= 0 {
+	if k := slices.Index(gelog.TensorKinds(), r.Kind); k >= 0 {
 		w.kind = uint8(k + 1)
 	} else {
 		rare.kind, hasRare = r.Kind, true
 	}
+	graphID, opTypeID, blockTypeID := r.NameIDs()
 	var ok bool
-	if w.graph, ok = nameID(r.Graph, r.graphID); !ok {
+	if w.graph, ok = nameID(r.Graph, graphID); !ok {
 		rare.graph, hasRare = r.Graph, true
 	}
-	if w.opType, ok = nameID(r.OpType, r.opTypeID); !ok {
+	if w.opType, ok = nameID(r.OpType, opTypeID); !ok {
 		rare.opType, hasRare = r.OpType, true
 	}
-	if w.blockType, ok = nameID(r.BlockType, r.blockTypeID); !ok {
+	if w.blockType, ok = nameID(r.BlockType, blockTypeID); !ok {
 		rare.blockType, hasRare = r.BlockType, true
 	}
 	parts := min(max(r.ChildParts, 0), len(r.Child))
@@ -149,7 +155,7 @@ func nameID(name string, id uint32) (uint32, bool) {
 		return 0, true
 	}
 	if id == 0 {
-		id = internID(name)
+		id = intern.ID(name)
 	}
 	return id, id != 0
 }
@@ -163,7 +169,7 @@ type TapeReader struct {
 
 // NewTapeReader returns a reader of tapes.
 func NewTapeReader() *TapeReader {
-	return &TapeReader{names: interned(), nodes: new(nodeTable)}
+	return &TapeReader{names: intern.Names(), nodes: new(nodeTable)}
 }
 
 // nodeTable interns node names. A node has several rows (outputs,
@@ -201,22 +207,22 @@ func (t *nodeTable) intern(b []byte) string {
 	return s
 }
 
-var errTape = errors.New("gelog: damaged row tape")
+var errTape = errors.New("store: damaged row tape")
 
 // Read decodes row i of t into r, with the given time, file and line. The
 // strings of r are shared (interned or the rare entry's); none aliases t.
-func (rd *TapeReader) Read(t *RowTape, i int, r *SetRow, m Meta) error {
+func (rd *TapeReader) Read(t *RowTape, i int, r *gelog.SetRow, m gelog.Meta) error {
 	if i < 0 || i >= len(t.rows) {
 		return errTape
 	}
 	w := &t.rows[i]
-	*r = SetRow{Meta: m,
+	*r = gelog.SetRow{Meta: m,
 		Index: w.index, Offset: w.offset, Stream: w.stream, MemType: w.memType,
 		Size: w.size, RealSize: w.realSize, NoAlign: w.noAlign,
 		LifeBegin: w.lifeBegin, LifeEnd: w.lifeEnd,
 		ChildParts: int(w.childParts), IsRef: w.isRef, Pool: w.pool, HasLife: w.hasLife,
-		graphID: w.graph, opTypeID: w.opType, blockTypeID: w.blockType,
 	}
+	r.SetNameIDs(w.graph, w.opType, w.blockType)
 	r.PID, r.TID, r.Event = w.pid, w.tid, w.event
 	var ok bool
 	if r.Graph, ok = rd.name(w.graph); !ok {
@@ -235,10 +241,11 @@ func (rd *TapeReader) Read(t *RowTape, i int, r *SetRow, m Meta) error {
 		r.Child[j] = int64(w.child[j])
 	}
 	if w.kind > 0 {
-		if int(w.kind) > len(tensorKinds) {
+		kinds := gelog.TensorKinds()
+		if int(w.kind) > len(kinds) {
 			return errTape
 		}
-		r.Kind = tensorKinds[w.kind-1]
+		r.Kind = kinds[w.kind-1]
 	}
 	if end := uint64(w.node) + uint64(w.nodeLen); end > uint64(len(t.text)) {
 		return errTape
@@ -274,7 +281,7 @@ func (rd *TapeReader) Read(t *RowTape, i int, r *SetRow, m Meta) error {
 // name returns the interned name number id ("" for 0).
 func (rd *TapeReader) name(id uint32) (string, bool) {
 	if id >= uint32(len(rd.names)) {
-		rd.names = interned() // interned since the reader was made
+		rd.names = intern.Names() // interned since the reader was made
 	}
 	if id < uint32(len(rd.names)) {
 		return rd.names[id], true

@@ -1,12 +1,14 @@
 //go:build goexperiment.simd && amd64
 
-package gelog
+package scan
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"imas/core/gelog"
 )
 
 // TestTeddyMatchesBytePasses runs the vector scan and the byte passes on
@@ -27,7 +29,7 @@ func TestTeddyMatchesBytePasses(t *testing.T) {
 				b.WriteByte(alpha[rng.IntN(len(alpha))])
 			}
 			if rng.IntN(4) == 0 {
-				m := Markers[rng.IntN(len(Markers))]
+				m := gelog.Markers[rng.IntN(len(gelog.Markers))]
 				if rng.IntN(3) == 0 {
 					m = m[:rng.IntN(len(m))]
 				}
@@ -38,7 +40,7 @@ func TestTeddyMatchesBytePasses(t *testing.T) {
 			}
 		}
 		if rng.IntN(3) == 0 { // a marker as the last bytes
-			b.WriteString(Markers[rng.IntN(len(Markers))])
+			b.WriteString(gelog.Markers[rng.IntN(len(gelog.Markers))])
 		}
 		data := []byte(b.String())
 		want := scanGroups(data, nil, planScan(data))

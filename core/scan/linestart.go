@@ -1,4 +1,4 @@
-package gelog
+package scan
 
 import (
 	"encoding/binary"

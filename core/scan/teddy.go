@@ -1,4 +1,4 @@
-package gelog
+package scan
 
 import (
 	"bytes"
@@ -110,7 +110,7 @@ func samplePairs(data []byte) (counts [maxMarkerPairs]uint16) {
 	return
 }
 
-// maxMarkerPairs bounds the distinct byte pairs of all Markers (slot 0
+// maxMarkerPairs bounds the distinct byte pairs of all the markers (slot 0
 // stands for every other pair).
 const maxMarkerPairs = 1024
 

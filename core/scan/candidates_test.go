@@ -1,11 +1,16 @@
-package gelog
+package scan
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"imas/core/gelog"
 )
+
+// env25 is a plog envelope as GE writes it before a statement.
+const env25 = "[INFO] GE(2617230,python3):2026-08-12-10:21:33.412.907 [block_mem_assigner.cc:2914]2617301 SetOffsetSize:"
 
 func TestPlanScanPinsEveryMarkerOnce(t *testing.T) {
 	for _, text := range []string{"", "plain noise", strings.Repeat("MMMM FFFF [IMAS] ", 5000), strings.Repeat("abcdefghijklmnopqrstuvwxyz", 3000)} {
@@ -18,7 +23,7 @@ func TestPlanScanPinsEveryMarkerOnce(t *testing.T) {
 				seen[string(p.marker)]++
 			}
 		}
-		for _, m := range Markers {
+		for _, m := range gelog.Markers {
 			if seen[m] != 1 {
 				t.Errorf("text %.20q: marker %q pinned %d times", text, m, seen[m])
 			}
@@ -49,7 +54,7 @@ func TestCandidateLinesRandom(t *testing.T) {
 				b.WriteByte(c)
 			}
 			if rng.IntN(8) == 0 {
-				m := Markers[rng.IntN(len(Markers))]
+				m := gelog.Markers[rng.IntN(len(gelog.Markers))]
 				if rng.IntN(3) == 0 {
 					m = m[:rng.IntN(len(m))] // a cut marker is no marker
 				}
@@ -67,7 +72,7 @@ func TestCandidateLinesRandom(t *testing.T) {
 		var want []int
 		off := 0
 		for _, l := range strings.Split(data, "\n") {
-			if IsCandidate([]byte(l)) {
+			if gelog.IsCandidate([]byte(l)) {
 				want = append(want, off)
 			}
 			off += len(l) + 1
@@ -90,14 +95,14 @@ func TestCandidateLinesMatchesLineByLine(t *testing.T) {
 		"\r",
 		"tail Free block device_id:0",
 	}
-	for _, m := range Markers {
+	for _, m := range gelog.Markers {
 		lines = append(lines, "x "+m+" y", "x "+m[:len(m)-1])
 	}
 	data := strings.Join(lines, "\n") + "\n"
 	var want []int
 	off := 0
 	for _, l := range lines {
-		if IsCandidate([]byte(l)) {
+		if gelog.IsCandidate([]byte(l)) {
 			want = append(want, off)
 		}
 		off += len(l) + 1
@@ -122,7 +127,7 @@ func TestWordScanMatchesBytePasses(t *testing.T) {
 				b.WriteByte(alpha[rng.IntN(len(alpha))])
 			}
 			if rng.IntN(4) == 0 {
-				m := Markers[rng.IntN(len(Markers))]
+				m := gelog.Markers[rng.IntN(len(gelog.Markers))]
 				if rng.IntN(3) == 0 {
 					m = m[:rng.IntN(len(m))]
 				}
@@ -133,7 +138,7 @@ func TestWordScanMatchesBytePasses(t *testing.T) {
 			}
 		}
 		if rng.IntN(3) == 0 {
-			b.WriteString(Markers[rng.IntN(len(Markers))])
+			b.WriteString(gelog.Markers[rng.IntN(len(gelog.Markers))])
 		}
 		data := []byte(b.String())
 		groups := planScan(data)

@@ -1,9 +1,14 @@
-package gelog
+// Package scan finds the candidate lines of a buffer: the lines that carry
+// one of gelog.Markers, which the statement parsers then read. It is the
+// only step that touches every byte of the input.
+package scan
 
 import (
 	"bytes"
 	"slices"
 	"sync"
+
+	"imas/core/gelog"
 )
 
 // Finding candidate lines is the one step that touches every byte of the
@@ -44,7 +49,7 @@ var (
 
 func markersAsBytes() [][]byte {
 	markerBytesOnce.Do(func() {
-		for _, m := range Markers {
+		for _, m := range gelog.Markers {
 			markerBytes = append(markerBytes, []byte(m))
 		}
 	})

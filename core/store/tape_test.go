@@ -1,4 +1,4 @@
-package gelog
+package store
 
 import (
 	"bytes"
@@ -9,21 +9,24 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"imas/core/gelog"
+	"imas/core/store/intern"
 )
 
 func TestTapeRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	graphName, _ := internName([]byte("tape_graph"))
-	op, _ := internName([]byte("TapeOp"))
+	graphName, _ := intern.Bytes([]byte("tape_graph"))
+	op, _ := intern.Bytes([]byte("TapeOp"))
 	ints := []int64{0, 1, -1, 511, 512, math.MaxInt32, math.MinInt32, math.MaxInt32 + 1, math.MaxInt64, math.MinInt64, 4294967295, 1 << 40}
 	texts := []string{"", "x", "5--2", "not interned \x00 \xff", string(make([]byte, 300))}
 	pick := func() int64 { return ints[rng.IntN(len(ints))] }
-	var rows []SetRow
+	var rows []gelog.SetRow
 	for i := 0; i < 2000; i++ {
-		r := SetRow{
-			Meta:  Meta{PID: pick(), TID: pick(), Event: rng.IntN(2) == 0},
+		r := gelog.SetRow{
+			Meta:  gelog.Meta{PID: pick(), TID: pick(), Event: rng.IntN(2) == 0},
 			Graph: []string{graphName, "raw graph", ""}[rng.IntN(3)], Node: texts[rng.IntN(len(texts))],
-			OpType: []string{op, "", "RawOp"}[rng.IntN(3)], Kind: append([]string{"strange", ""}, tensorKinds...)[rng.IntN(len(tensorKinds)+2)],
+			OpType: []string{op, "", "RawOp"}[rng.IntN(3)], Kind: append([]string{"strange", ""}, gelog.TensorKinds()...)[rng.IntN(len(gelog.TensorKinds())+2)],
 			Index: pick(), Offset: pick(), Stream: pick(), MemType: pick(),
 			Size: pick(), RealSize: pick(), NoAlign: pick(), LifeBegin: pick(), LifeEnd: pick(),
 			ChildParts: rng.IntN(6), IsRef: rng.IntN(2) == 0,
@@ -35,7 +38,7 @@ func TestTapeRoundTrip(t *testing.T) {
 			r.LifeDesc = [2]string{texts[rng.IntN(len(texts))], texts[rng.IntN(len(texts))]}
 		}
 		if rng.IntN(2) == 0 { // as the parser gives them
-			r.graphID, r.opTypeID, r.blockTypeID = internID(r.Graph), internID(r.OpType), internID(r.BlockType)
+			r.SetNameIDs(intern.ID(r.Graph), intern.ID(r.OpType), intern.ID(r.BlockType))
 		}
 		for j := 0; j < r.ChildParts; j++ {
 			r.Child[j] = pick()
@@ -52,9 +55,9 @@ func TestTapeRoundTrip(t *testing.T) {
 		for i := range rows {
 			want := rows[i]
 			want.File, want.Line, want.Time = 7, int64(i), int64(i)*3
-			want.graphID, want.opTypeID, want.blockTypeID = internID(want.Graph), internID(want.OpType), internID(want.BlockType)
-			var got SetRow
-			if err := rd.Read(&tape, i, &got, Meta{File: 7, Line: int64(i), Time: int64(i) * 3}); err != nil {
+			want.SetNameIDs(intern.ID(want.Graph), intern.ID(want.OpType), intern.ID(want.BlockType))
+			var got gelog.SetRow
+			if err := rd.Read(&tape, i, &got, gelog.Meta{File: 7, Line: int64(i), Time: int64(i) * 3}); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -85,13 +88,13 @@ func TestTapeRoundTrip(t *testing.T) {
 // TestTapeDamaged reads rows a tape does not have, and rows whose
 // references point outside it: errors, never a panic.
 func TestTapeDamaged(t *testing.T) {
-	r := SetRow{Graph: "g", Node: "node", Kind: "output", ChildParts: 5, Batch: "b"}
+	r := gelog.SetRow{Graph: "g", Node: "node", Kind: "output", ChildParts: 5, Batch: "b"}
 	tape := NewRowTape(TapeSize{Rows: 1})
 	tape.Append(&r)
 	rd := NewTapeReader()
-	var got SetRow
+	var got gelog.SetRow
 	for _, i := range []int{-1, 1, 1 << 30} {
-		if err := rd.Read(tape, i, &got, Meta{}); err == nil {
+		if err := rd.Read(tape, i, &got, gelog.Meta{}); err == nil {
 			t.Errorf("row %d of 1 read without error", i)
 		}
 	}
@@ -107,7 +110,7 @@ func TestTapeDamaged(t *testing.T) {
 		bad := NewRowTape(TapeSize{Rows: 1})
 		bad.Append(&r)
 		damage(&bad.rows[0])
-		if err := rd.Read(bad, 0, &got, Meta{}); err == nil {
+		if err := rd.Read(bad, 0, &got, gelog.Meta{}); err == nil {
 			t.Errorf("damaged %s read without error", name)
 		}
 	}
@@ -117,13 +120,15 @@ func TestTapeDamaged(t *testing.T) {
 // the reader was made.
 func TestTapeReaderSeesLaterNames(t *testing.T) {
 	rd := NewTapeReader()
-	var r SetRow
-	r.Graph, r.graphID = internName([]byte("graph interned after the reader"))
+	var r gelog.SetRow
+	graph, id := intern.Bytes([]byte("graph interned after the reader"))
+	r.Graph = graph
+	r.SetNameIDs(id, 0, 0)
 	r.Kind = "output"
 	var tape RowTape
 	tape.Append(&r)
-	var got SetRow
-	if err := rd.Read(&tape, 0, &got, Meta{}); err != nil || got.Graph != r.Graph {
+	var got gelog.SetRow
+	if err := rd.Read(&tape, 0, &got, gelog.Meta{}); err != nil || got.Graph != r.Graph {
 		t.Fatalf("got %q, %v", got.Graph, err)
 	}
 }
@@ -132,17 +137,17 @@ func TestTapeReaderSeesLaterNames(t *testing.T) {
 // does not alias the caller's bytes.
 func TestTapeReaderInternsNodes(t *testing.T) {
 	line := []byte("conv1")
-	r := SetRow{Node: unsafe.String(&line[0], len(line)), Kind: "output"}
+	r := gelog.SetRow{Node: unsafe.String(&line[0], len(line)), Kind: "output"}
 	var tape RowTape
 	tape.Append(&r)
 	tape.Append(&r)
 	copy(line, "XXXXX") // the parser's buffer is reused
 	rd := NewTapeReader()
-	var a, b SetRow
-	if err := rd.Read(&tape, 0, &a, Meta{}); err != nil {
+	var a, b gelog.SetRow
+	if err := rd.Read(&tape, 0, &a, gelog.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := rd.Read(&tape, 1, &b, Meta{}); err != nil {
+	if err := rd.Read(&tape, 1, &b, gelog.Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	if a.Node != "conv1" || unsafe.StringData(a.Node) != unsafe.StringData(b.Node) {
@@ -180,7 +185,7 @@ func TestNodeTable(t *testing.T) {
 // made with the sizes another tape reported holds the same rows without
 // growing its text or rare buffers.
 func TestTapeSizes(t *testing.T) {
-	rows := []SetRow{
+	rows := []gelog.SetRow{
 		{Graph: "g", Node: "a_rather_long_node_name/with/scopes", Kind: "output"},
 		{Graph: "g", Node: "n2", Kind: "workspace", Batch: "batch_1"},
 		{Graph: "g", Node: "n3", Kind: "output", ChildParts: 5},

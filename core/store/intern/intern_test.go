@@ -1,4 +1,4 @@
-package gelog
+package intern
 
 import (
 	"strconv"
@@ -18,27 +18,27 @@ func TestInternConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 3000; i++ {
-				s, id := internBytes([]byte("intern_test_" + strconv.Itoa(i%700)))
-				if id == 0 || internID(s) != id {
-					t.Errorf("%q: id %d, internID %d", s, id, internID(s))
+				s, id := Bytes([]byte("intern_test_" + strconv.Itoa(i%700)))
+				if id == 0 || ID(s) != id {
+					t.Errorf("%q: id %d, internID %d", s, id, ID(s))
 				}
 				got[w] = append(got[w], s)
 			}
 		}()
 	}
 	wg.Wait()
-	names := interned()
+	names := Names()
 	for w := range got {
 		for i, s := range got[w] {
 			want := "intern_test_" + strconv.Itoa(i%700)
 			if s != want {
 				t.Fatalf("got %q, want %q", s, want)
 			}
-			id := internID(s)
+			id := ID(s)
 			if id == 0 || names[id] != want {
 				t.Fatalf("%q: id %d", s, id)
 			}
-			if s2, _ := internBytes([]byte(want)); unsafe.StringData(s2) != unsafe.StringData(s) {
+			if s2, _ := Bytes([]byte(want)); unsafe.StringData(s2) != unsafe.StringData(s) {
 				t.Fatalf("%q interned twice", want)
 			}
 		}

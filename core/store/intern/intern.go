@@ -1,4 +1,6 @@
-package gelog
+// Package intern is the table of graph names, op types and block types
+// shared by the parsers of every core and the row tape.
+package intern
 
 import (
 	"sync"
@@ -8,7 +10,7 @@ import (
 // Graph names, op types and block types repeat on every row; parsers on all
 // cores share one table so that each distinct name is allocated once. Each
 // interned name also has a small number, which lets the compact row tape
-// (tape.go) store a name in a byte or two.
+// (core/store) store a name in a byte or two.
 //
 // Lookups are on the hot path of every row, several per row, from every
 // core: they read an immutable snapshot without locking. The table itself
@@ -29,11 +31,11 @@ type internSnapshot struct {
 
 const maxInterned = 1 << 16
 
-// internBytes returns a shared string for b and its number (0 when the
+// Bytes returns a shared string for b and its number (0 when the
 // table is full or b is empty). The table is bounded: past maxInterned
 // entries new names are simply allocated (hostile input cannot grow it
 // without limit).
-func internBytes(b []byte) (string, uint32) {
+func Bytes(b []byte) (string, uint32) {
 	if len(b) == 0 {
 		return "", 0
 	}
@@ -70,8 +72,8 @@ func publishLocked() {
 	internMisses = 0
 }
 
-// internID returns the number of an interned string, or 0.
-func internID(s string) uint32 {
+// ID returns the number of an interned string, or 0.
+func ID(s string) uint32 {
 	if s == "" {
 		return 0
 	}
@@ -85,14 +87,11 @@ func internID(s string) uint32 {
 	return internTab[s]
 }
 
-// interned returns the table of interned names by number. Names are only
+// Names returns the table of interned names by number. Names are only
 // ever appended, so the slice stays valid for every number handed out
 // before the call.
-func interned() []string {
+func Names() []string {
 	internMu.Lock()
 	defer internMu.Unlock()
 	return internList
 }
-
-// internName interns a graph, op-type or block-type name.
-func internName(b []byte) (string, uint32) { return internBytes(b) }

@@ -1,0 +1,54 @@
+package store
+
+import (
+	"strings"
+	"testing"
+
+	"imas/core/gelog"
+)
+
+// TestTapeSize checks how a worker sizes the next chunk's tape from the
+// last one: a row per candidate line, text and rare entries for what the
+// same proportions need plus an eighth, and no guess before a first chunk.
+func TestTapeSizer(t *testing.T) {
+	tapeOf := func(rows, nameLen, rare int) *RowTape {
+		tape := NewRowTape(TapeSize{Rows: rows})
+		for i := 0; i < rows; i++ {
+			r := gelog.SetRow{Node: strings.Repeat("n", nameLen), Kind: "output"}
+			if i < rare {
+				r.Batch = "batch"
+			}
+			tape.Append(&r)
+		}
+		return tape
+	}
+	var sc TapeSizer
+	if sz := sc.Size(900); sz.Rows != 900 || sz.Text != 900*32 || sz.Rare != 0 {
+		t.Errorf("first chunk: %+v for 900 candidates", sz)
+	}
+	sc.Learn(0, tapeOf(0, 0, 0)) // a chunk without candidates teaches nothing
+	if sc.sized {
+		t.Fatal("learned from a chunk without candidates")
+	}
+
+	// Two thirds rows, a tenth of them rare: room for 600 rows and an
+	// eighth (and a few) more.
+	sc.Learn(900, tapeOf(600, 40, 60))
+	const lo, hi = 600, 600*9/8 + 32
+	sz := sc.Size(900)
+	if sz.Rows != 900 || sz.Text < lo*40 || sz.Text > hi*41 || sz.Rare < lo/10 || sz.Rare > hi/10+2 {
+		t.Errorf("after 600 rows of 900 (40-byte names, a tenth rare): %+v", sz)
+	}
+	if sz := sc.Size(10); sz.Rows != 10 || sz.Text > 10*41 {
+		t.Errorf("10 candidates: %+v", sz)
+	}
+
+	sc.Learn(500, tapeOf(500, 8, 0)) // every candidate a row
+	if sz := sc.Size(500); sz.Text != 500*8 || sz.Rare != 0 {
+		t.Errorf("all rows, 8-byte names: %+v for 500 candidates", sz)
+	}
+	sc.Learn(500, tapeOf(0, 0, 0)) // no rows at all: text for a few, rows kept
+	if sz := sc.Size(500); sz.Rows != 500 || sz.Text != 16*8 {
+		t.Errorf("after a chunk without rows: %+v, want 500 rows and text for 16", sz)
+	}
+}
