@@ -1,8 +1,10 @@
-# Performance (README "Performance"). Not part of "make test".
+# Performance (docs/performance.md). Not part of "make test".
 #   make bench        Go benchmarks (-benchmem) of the scanner, parsers, analyses and writers,
 #                     then imas total vs grep -c on a generated ~560 MB plog folder (medians
-#                     of 3 alternating runs, peak RSS; the result goes to bench/out/result.json),
-#                     then the page's throughput in headless Chromium (200 MB, plain and .gz)
+#                     of 3 alternating runs, peak RSS; the result goes to bench/out/large.json),
+#                     then the page's throughput in headless Chromium (200 MB, plain and .gz);
+#                     the table of figures in docs/performance.md is rewritten from every
+#                     bench/out/*.json (internal/benchtable: one row per result, with the CPU)
 #   make bench-check  the same comparison with the baseline commit of testdata/bench/baseline.json
 #                     built and run alternately too: fails when imas is >20% slower than it in
 #                     the same runs (the stored imas/grep ratio is shown, for the machine)
@@ -19,7 +21,8 @@ bench-go:
 
 bench: cli bench-data bench-go
 	@mkdir -p bench/out
-	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/result.json
+	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/large.json
+	$(GO) run ./internal/benchtable -doc docs/performance.md bench/out/*.json
 	@if [ -x /usr/bin/chromium ]; then $(MAKE) --no-print-directory bench-page-analyze; \
 	else echo "bench: /usr/bin/chromium missing, no browser throughput (apt install chromium)"; fi
 
