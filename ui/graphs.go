@@ -7,7 +7,7 @@ import (
 	"imas/wasm/engine"
 )
 
-// Graphs is the per-graph summary table: every contract figure, each cell
+// Graphs is the per-graph summary table: every figure of a graph, each cell
 // carrying its raw number in data-value. Every graph of a run is a row of
 // the one table up to graphPage rows (readers of the page, and the
 // acceptance checks, look for each graph's row without turning pages); it

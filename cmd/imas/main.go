@@ -26,7 +26,7 @@ import (
 	"imas/core/model"
 )
 
-// Exit codes (report-contract §2).
+// Exit codes (docs/figures.md#exit-codes).
 const (
 	exitOK      = 0
 	exitNoInput = 1

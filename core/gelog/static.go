@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// Static-graph statements (ge-log-formats.md §2). Each parser receives the
+// Static-graph statements (docs/log-formats.md#set-rows to #append-ws). Each parser receives the
 // text after its marker and returns a record or a *Reject.
 
 // parseSet reads "[IMAS]Set <graph> name[..] ..." (block and buffer-pool
@@ -39,7 +39,8 @@ func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
 
 // setMissingOrCut tells a Set row without a field it needs that reached
 // its end (isref[..], or the closing "]." of the 2020-05..06 templates):
-// missing-field, from one that stops before: truncated (report contract §1).
+// missing-field, from one that stops before: truncated
+// (docs/figures.md#truncated-lines).
 func setMissingOrCut(line []byte) string {
 	if bytes.Contains(line, []byte(" isref[")) {
 		return "missing-field"

@@ -509,7 +509,7 @@ func markAllCounted(gs []*Graph) {
 }
 
 // markCounted marks the row that counts each (node, kind, index) tensor:
-// the first isref[0] row with realsize > 0 (report-contract §4).
+// the first isref[0] row with realsize > 0 (docs/figures.md#counted).
 func markCounted(g *Graph, seen map[tensorID]struct{}) {
 	for i := range g.Rows {
 		r := &g.Rows[i]
