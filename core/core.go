@@ -175,9 +175,9 @@ type pipeline struct {
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
 	// jobs is unbuffered so that a chunk is parsed soon after it is read and
-	// fewer chunk buffers are in flight: on the 560 MB benchmark that was
-	// 17 MiB less RSS and about 5% less wall time than a buffer of
-	// 2×Workers. The reader still runs ahead by one chunk per worker.
+	// fewer chunk buffers are in flight: less memory touched for the first
+	// time, which costs wall time too. The reader still runs ahead by one
+	// chunk per worker.
 	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job),
 		consume: make(chan *fileState, 64), consumed: make(chan struct{})}
 	p.consumer = newConsumer(p)
@@ -367,12 +367,12 @@ type chunkScratch struct {
 
 // tapeSize returns the size of a chunk's tape. Rows: one per candidate line
 // (each gives at most one), so that rows are never copied; backing only the
-// rows the last chunk's mix predicts saved little and cost more page faults
-// than it saved (the mix moves between 80 and 93 % rows from chunk to chunk
-// on the 560 MB benchmark). Text and rare entries: an eighth more than the
-// last chunk's proportions give for that many rows, so that a chunk with a
-// little more seldom grows (sized for every candidate, the text was 3.5
-// times too big: 10 MB of memory touched for nothing on that benchmark).
+// rows the last chunk's mix predicts would cost more page faults than it
+// saves (the mix of statements moves from chunk to chunk). Text and rare
+// entries: an eighth more than the last chunk's proportions give for that
+// many rows, so that a chunk with a little more seldom grows (sizing the
+// text for every candidate would make it several times too big: memory
+// touched for nothing).
 func (sc *chunkScratch) tapeSize(cand int) gelog.TapeSize {
 	if !sc.sized {
 		return gelog.TapeSize{Rows: cand, Text: cand * 32}

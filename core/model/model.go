@@ -262,7 +262,7 @@ type Conflict struct {
 	StreamB  int64    `json:"stream_b"`
 }
 
-// Waste decomposes after_reuse − theory_min (issue: analyses).
+// Waste decomposes after_reuse − theory_min (docs/analyses.md).
 type Waste struct {
 	Gap   int64          `json:"gap"`
 	Parts []WastePart    `json:"parts"`
