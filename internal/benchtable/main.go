@@ -17,6 +17,11 @@
 //	runs               alternating runs the medians were taken over
 //	cpu                the CPU (default: the model name in -cpuinfo)
 //
+// A RESULT.txt is "go test -bench" output instead: each benchmark line
+// with a throughput metric (text-MB/s, else MB/s) and a name matching
+// -bench is a row, named after the benchmark, with no size, ratio or RSS
+// (the page's benchmarks, for example).
+//
 // The table replaces whatever lies between the lines
 // "<!-- figures:begin -->" and "<!-- figures:end -->" of -doc.
 package main
@@ -31,7 +36,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -55,7 +62,13 @@ type row struct {
 func main() {
 	doc := flag.String("doc", "docs/performance.md", "markdown file whose figures table is rewritten")
 	cpuinfo := flag.String("cpuinfo", "/proc/cpuinfo", "where the CPU model is read (Linux)")
+	bench := flag.String("bench", "", "regexp: the benchmarks of a .txt result that become rows (default all)")
+	command := flag.String("command", "go test -bench", "the command column of the rows of a .txt result")
 	flag.Parse()
+	benchRE, err := regexp.Compile(*bench)
+	if err != nil {
+		fail("-bench: %v", err)
+	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: benchtable -doc FILE.md RESULT.json...")
 		os.Exit(2)
@@ -63,7 +76,11 @@ func main() {
 	cpu := cpuName(*cpuinfo)
 	var rows []row
 	for _, p := range flag.Args() {
-		rs, err := readRows(p)
+		read := readRows
+		if strings.HasSuffix(p, ".txt") {
+			read = func(p string) ([]row, error) { return readBenchRows(p, benchRE, *command) }
+		}
+		rs, err := read(p)
 		if err != nil {
 			fail("%s: %v", p, err)
 		}
@@ -114,6 +131,49 @@ func readRows(path string) ([]row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// readBenchRows reads "go test -bench" output: one row per benchmark
+// line whose name matches re and that reports a throughput.
+func readBenchRows(path string, re *regexp.Regexp, command string) ([]row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rows []row
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		// BenchmarkName/sub-GOMAXPROCS  N  value unit  value unit ...
+		name := strings.TrimPrefix(fields[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		if !re.MatchString(name) {
+			continue
+		}
+		metrics := map[string]float64{}
+		for i := 2; i+1 < len(fields); i += 2 {
+			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				metrics[fields[i+1]] = v
+			}
+		}
+		mbps, ok := metrics["text-MB/s"]
+		if !ok {
+			mbps, ok = metrics["MB/s"]
+		}
+		if !ok || mbps <= 0 {
+			continue
+		}
+		rows = append(rows, row{Mix: name, Command: command, MBps: mbps})
+	}
+	return rows, sc.Err()
 }
 
 // cpuName is the model name of the first processor in a /proc/cpuinfo
@@ -169,12 +229,16 @@ func renderTable(rows []row, cpu string) string {
 		if r.Ratio > 0 {
 			ratio = fmt.Sprintf("%.2f", r.Ratio)
 		}
+		sz := "—"
+		if r.Bytes > 0 {
+			sz = size(r.Bytes)
+		}
 		rss := "—"
 		if r.RSSMiB > 0 {
 			rss = fmt.Sprintf("%.0f MiB", r.RSSMiB)
 		}
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %.0f MB/s | %s | %s | %s |\n",
-			cell(r.Mix), size(r.Bytes), cell(r.Command), r.MBps, ratio, rss, cell(c))
+			cell(r.Mix), sz, cell(r.Command), r.MBps, ratio, rss, cell(c))
 	}
 	runs := 0
 	for _, r := range rows {

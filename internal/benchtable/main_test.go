@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,52 @@ func TestReplaceTable(t *testing.T) {
 		if _, err := replaceTable([]byte(bad), "x"); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+func TestReadBenchRows(t *testing.T) {
+	out := `goos: linux
+goarch: amd64
+pkg: imas/internal/pagetest
+cpu: AMD EPYC
+BenchmarkPageAnalyze/worker/plain-2         	       1	        0 ns/op	        55.10 MB/s	        60.00 ended-MB/s	        80.20 engine-MB/s	        55.10 text-MB/s
+BenchmarkPageAnalyze/settled/gzip-2         	       1	        0 ns/op	        11.70 MB/s	        95.00 ended-MB/s	       120.00 engine-MB/s	        90.40 text-MB/s
+BenchmarkPageLoad-2                         	       1	        0 ns/op	      2100 load-ms
+BenchmarkPageRead-2                         	       1	        0 ns/op	       230.7 MB/s
+PASS
+ok  	imas/internal/pagetest	60.1s
+`
+	p := filepath.Join(t.TempDir(), "page.txt")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		re   string
+		want []row
+	}{
+		{"", []row{
+			{Mix: "PageAnalyze/worker/plain", Command: "page", MBps: 55.1},
+			{Mix: "PageAnalyze/settled/gzip", Command: "page", MBps: 90.4},
+			{Mix: "PageRead", Command: "page", MBps: 230.7},
+		}},
+		{"PageAnalyze/settled/", []row{{Mix: "PageAnalyze/settled/gzip", Command: "page", MBps: 90.4}}},
+	} {
+		got, err := readBenchRows(p, regexp.MustCompile(tc.re), "page")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%q: got %+v, want %+v", tc.re, got, tc.want)
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q row %d: got %+v, want %+v", tc.re, i, got[i], tc.want[i])
+			}
+		}
+	}
+	// A row without size, ratio or RSS renders dashes there.
+	table := renderTable([]row{{Mix: "PageRead", Command: "page", MBps: 230.7}}, "AMD EPYC, 2 CPUs")
+	if !strings.Contains(table, "| PageRead | — | `page` | 231 MB/s | — | — | AMD EPYC, 2 CPUs |") {
+		t.Errorf("table:\n%s", table)
 	}
 }
