@@ -8,7 +8,8 @@ const envHP = "[INFO] GE(2617230,python3):2026-08-12-10:22:05.770.322 [active_me
 
 func TestDeviceMalloc(t *testing.T) {
 	runCases(t, []rtCase{
-		// a purpose with a comma and the ptr/device_id/module_id tail (docs/log-formats.md#device-mallocs)
+		// a purpose with a comma, and the ptr/device_id/module_id tail
+		// (docs/log-formats.md#device-mallocs)
 		{"HEAD feature map", envMalloc + "MallocMemory, func=aclrtMalloc, size=268470272, purpose=feature map,used for op input and output, ptr=0x12c041600000, device_id=0, module_id=45",
 			`malloc f=aclrtMalloc caller=MallocMemory size=268470272 purpose="feature map,used for op input and output" ptr=0x12c041600000/true dev=0 mod=45 cat=StaticGraph counted=true phys=false`},
 		{"old feature map with period", envMalloc + "MallocMemory, func=rtMalloc, size=6141440, purpose=feature map,used for op input and output.",

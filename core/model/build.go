@@ -334,8 +334,8 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 
 // setRow stores the model row of r in w, field by field: assigning a Row
 // value copies it with a bulk write barrier while the collector marks,
-// which is dear in wasm, where the collector marks for much of a run. Every field is set: w may hold an
-// older row.
+// which is dear in wasm, where the collector marks for much of a run.
+// Every field is set: w may hold an older row.
 func setRow(w *Row, r *gelog.SetRow) {
 	// Names were interned by the parsers already; node names are unique
 	// per row, so interning them again costs more than it saves.
