@@ -13,7 +13,7 @@ import (
 
 // Files of several processes overlap in time, so the in-order build (see
 // consume.go) stops at the first file of the second process, and the
-// model was built after the last file, by the merge, on one core. When
+// model would be built after the last file, by the merge, on one core. When
 // every source is a plain file on disk, the time of each file's first
 // record can be known before the file is read (planHorizons finds it, from
 // the head each file's first read gives, see heads),

@@ -28,9 +28,9 @@ func TestWasmProbe(t *testing.T) {
 	runtime.GC()
 	heap := func() uint64 { var ms runtime.MemStats; runtime.ReadMemStats(&ms); return ms.HeapSys >> 20 }
 	// PRETOUCH=1 grows the heap by 256 MB and touches it first; =grow only
-	// grows it (under Node 20 a 200 MB log then ran 122-146 MB/s instead
-	// of 97-113; in Chromium the same reserve in the page's engine made no
-	// difference, so the page does not do it).
+	// grows it (faster under Node, where growing the wasm memory is dear; in
+	// Chromium the same reserve in the page's engine gains nothing, so the
+	// page does not do it).
 	if os.Getenv("PRETOUCH") != "" {
 		b := make([]byte, 256<<20)
 		if os.Getenv("PRETOUCH") != "grow" {

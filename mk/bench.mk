@@ -1,13 +1,17 @@
-# Performance (README "Performance"). Not part of "make test".
+# Performance (docs/performance.md). Not part of "make test".
 #   make bench        Go benchmarks (-benchmem) of the scanner, parsers, analyses and writers,
 #                     then imas total vs grep -c on a generated ~560 MB plog folder (medians
-#                     of 3 alternating runs, peak RSS; the result goes to bench/out/result.json),
-#                     then the page's throughput in headless Chromium (200 MB, plain and .gz)
+#                     of 3 alternating runs, peak RSS; the result goes to bench/out/large.json),
+#                     then the page's throughput in headless Chromium (200 MB, plain and .gz);
+#                     the table of figures in docs/performance.md is rewritten from this run's
+#                     bench/out/*.json and *.txt (internal/benchtable: one row per result, the CPU
+#                     from /proc/cpuinfo; of the page's benchmarks, those BENCH_TABLE_PAGE names)
 #   make bench-check  the same comparison with the baseline commit of testdata/bench/baseline.json
 #                     built and run alternately too: fails when imas is >20% slower than it in
 #                     the same runs (the stored imas/grep ratio is shown, for the machine)
 BENCH_SIZE ?= 560M
 BENCH_DIR  ?= /tmp/imas-bench-$(BENCH_SIZE)
+BENCH_TABLE_PAGE ?= ^PageAnalyze/settled/
 .PHONY: bench bench-go bench-data bench-check bench-page-analyze
 
 bench-data:
@@ -18,15 +22,20 @@ bench-go:
 	$(SIMD) $(GO) test -run '^$$' -bench . -benchmem ./core/ ./core/plog ./core/gelog ./core/scan ./core/analyze ./core/export
 
 bench: cli bench-data bench-go
-	@mkdir -p bench/out
-	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/result.json
+	@mkdir -p bench/out && rm -f bench/out/*.json bench/out/*.txt
+	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/large.json
 	@if [ -x /usr/bin/chromium ]; then $(MAKE) --no-print-directory bench-page-analyze; \
 	else echo "bench: /usr/bin/chromium missing, no browser throughput (apt install chromium)"; fi
+	$(GO) run ./internal/benchtable -doc docs/performance.md -bench '$(BENCH_TABLE_PAGE)' \
+	  -command 'imas.html in Chromium' $$(ls bench/out/*.json bench/out/*.txt 2>/dev/null)
 
 # The page's end-to-end throughput alone (make bench-page has load time,
 # input latency and the memory map too).
+# Its output is kept in bench/out/page.txt for the figures table.
 bench-page-analyze: page
-	IMAS_PAGE=$(PAGE) $(GO) test -count=1 -run '^$$' -bench 'PageAnalyze' -benchtime 1x -timeout 30m ./internal/pagetest
+	@mkdir -p bench/out
+	IMAS_PAGE=$(PAGE) $(GO) test -count=1 -run '^$$' -bench 'PageAnalyze' -benchtime 1x -timeout 30m ./internal/pagetest \
+	  > bench/out/page.txt; s=$$?; cat bench/out/page.txt; exit $$s
 
 # The baseline commit's CLI, built from git (the page is not needed to build it).
 BASE_COMMIT = $(shell sed -n 's/.*"base_commit": *"\([0-9a-f]*\)".*/\1/p' testdata/bench/baseline.json)

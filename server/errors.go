@@ -33,7 +33,7 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	enc.Encode(e)
 }
 
-// logLevelHint is how users get the lines imas reads (report-contract §2).
+// logLevelHint is how users get the lines imas reads (docs/figures.md#exit-codes).
 const logLevelHint = "GE prints these lines only at INFO log level, during model build and load: " +
 	"export ASCEND_GLOBAL_LOG_LEVEL=1 (and ASCEND_HOST_LOG_FILE_NUM=1000 to keep enough plog files), " +
 	"re-run, then upload the debug plogs ($HOME/ascend/log/debug/plog/); for device statistics " +

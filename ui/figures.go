@@ -14,7 +14,7 @@ type Figure struct {
 	get  func(*model.Figures) (int64, float64)
 }
 
-// Figures are the contract figures of a graph, in report.json order.
+// Figures are the figures of a graph (docs/figures.md), in report.json order.
 var Figures = []Figure{
 	{"memory_size", "bytes", i(func(f *model.Figures) int64 { return f.MemorySize })},
 	{"after_reuse", "bytes", i(func(f *model.Figures) int64 { return f.AfterReuse })},

@@ -7,7 +7,7 @@ import (
 	"imas/wasm/engine"
 )
 
-// Graphs is the per-graph summary table: every contract figure, each cell
+// Graphs is the per-graph summary table: every figure of a graph, each cell
 // carrying its raw number in data-value. Every graph of a run is a row of
 // the one table up to graphPage rows (readers of the page, and the
 // acceptance checks, look for each graph's row without turning pages); it
@@ -18,11 +18,11 @@ type Graphs struct {
 	Page   int
 }
 
-// graphPage was 25, which left the rows of a run with more graphs (two
-// processes of a generated 57 MB log: 35) on a second page. Each row costs
-// every re-render: a click took the page's thread 100-210 ms with 20 rows,
-// 290-540 ms with 400 (measured 2026-12-04); 200 holds eight processes of
-// 25 graph × memory-type rows each.
+// graphPage holds the graph rows of a typical run on one page (eight
+// processes of 25 graph × memory-type rows each), so that a reader looking
+// for a graph does not have to look on a second page. Each row costs every
+// re-render, so the page is not unbounded: a click re-renders all of its
+// rows on the page's thread.
 const graphPage = 200
 
 type graphRow struct {

@@ -18,9 +18,9 @@ import (
 // between rounds to give the page's event loop a turn. The browser
 // compiles WebAssembly functions on their first call and optimises them in
 // background threads once they are hot: without this, showing the first
-// results of a 200 MB log compiled ~80 functions on the page's thread and
-// then three optimising threads took the machine's two cores from the
-// page's layout for most of a second (a Chromium trace, docs/page.md).
+// results compiles the UI code on the page's thread, and then the
+// optimising threads take the cores from the page's layout (docs/page.md,
+// "How it works").
 func WarmUp(sm *engine.Sample, rounds int, pause func()) error {
 	if sm == nil {
 		return errors.New("no warm-up sample")

@@ -61,7 +61,7 @@ func writeInjectionLog(l *logBuilder, pid int) {
 var plainNumber = regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
 
 // liveFormula reports whether a spreadsheet could run or misread cell
-// (report-contract §2): it starts with = + - @ TAB or CR and is neither a
+// (docs/figures.md#csv-safety): it starts with = + - @ TAB or CR and is neither a
 // plain number nor neutralised with a leading quote.
 func liveFormula(cell string) bool {
 	return cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) && !plainNumber.MatchString(cell)

@@ -26,7 +26,7 @@ import (
 	"imas/core/model"
 )
 
-// Exit codes (report-contract §2).
+// Exit codes (docs/figures.md#exit-codes).
 const (
 	exitOK      = 0
 	exitNoInput = 1
@@ -52,8 +52,8 @@ func main() {
 	// IMAS_HUGEHEAP=1 lets a batch command's heap take huge pages (see
 	// internal/hugeheap). It is off by default: on VMs that report free
 	// memory to the host, 2 MiB pages come from exactly the blocks the host
-	// took back, and alternating runs were 1.5x slower with it (median 1.28
-	// s against 0.84 s on 560 MB, docs/performance.md).
+	// took back, so each is a fresh host fault and imas is slower with them
+	// (docs/performance.md, "Memory is time").
 	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Getenv("IMAS_HUGEHEAP") == "1" {
 		hugeheap.Advise(1 << 30)
 	}

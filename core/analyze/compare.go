@@ -8,7 +8,7 @@ import (
 )
 
 // Comparison ranks several runs, e.g. a memory-tuning sweep over topo
-// sorting modes and memory policies (imas-legacy §6).
+// sorting modes and memory policies (docs/analyses.md, "4. Run comparison").
 type Comparison struct {
 	Runs []Ranked `json:"runs"`
 	// Options are the GE options that select the best run's settings,

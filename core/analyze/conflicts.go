@@ -10,7 +10,7 @@ import (
 	"imas/core/model"
 )
 
-// Conflicts finds the reuse conflicts of one graph (report-contract §4):
+// Conflicts finds the reuse conflicts of one graph (docs/figures.md#conflicts):
 // pairs of rows whose address ranges and lifetimes (inclusive) intersect.
 //
 // Which rows take part, and where they sit:
@@ -101,7 +101,7 @@ func conflictSpans(g *model.Graph, roots []int32, sc *scratch) []span {
 
 // aliasRoots returns, for each row, the row it aliases: an isref[1] row
 // aliases the nearest previous isref[0] row printed at the same offset
-// (report-contract §4); other rows, and aliases with no such row, are
+// (docs/figures.md#conflicts); other rows, and aliases with no such row, are
 // their own root. Only the offsets of isref[1] rows matter, and they are
 // few: rows are looked up in their sorted list, not in a map of every
 // offset (maps are slow in WebAssembly), after a bit test that most rows
@@ -206,7 +206,7 @@ func (c contInputs) line(r *model.Row) *model.Reassign {
 	return c[contKey{r.Node, r.Index}]
 }
 
-// place returns the address range row r occupies (report-contract §4).
+// place returns the address range row r occupies (docs/figures.md#conflicts).
 func (c contInputs) place(r *model.Row) (lo, hi int64) {
 	if l := c.line(r); l != nil {
 		return l.Offset, l.Offset + contSlot(l, r)

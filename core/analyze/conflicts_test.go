@@ -129,7 +129,7 @@ func TestConflictRules(t *testing.T) {
 	}
 }
 
-// bruteConflicts applies report-contract §4 to every pair of rows: the
+// bruteConflicts applies docs/figures.md#conflicts to every pair of rows: the
 // reference the sweep is checked against.
 func bruteConflicts(g *model.Graph) map[[2]string]bool {
 	type place struct{ lo, hi int64 }

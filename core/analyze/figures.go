@@ -1,5 +1,5 @@
-// Package analyze computes what the logs mean: the contract figures of each
-// graph (report-contract §4), reuse conflicts, waste, peak breakdown, pool
+// Package analyze computes what the logs mean: the figures of each graph
+// (docs/figures.md#figures), reuse conflicts, waste, peak breakdown, pool
 // statistics and run diffs. It reads and annotates the model; it does no I/O.
 package analyze
 

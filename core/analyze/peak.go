@@ -12,8 +12,8 @@ import (
 const PeakTop = 20
 
 // Peak returns what is live at theory_min's peak step, the way experts
-// build their "Top 10" tables (imas-legacy §5.1): main blocks only
-// (child = 0); one item per block offset, the first live row printed there
+// build their "Top 10" tables (docs/analyses.md, "3. Peak breakdown"): main
+// blocks only (child = 0); one item per block offset, the first live row printed there
 // (Shared counts every row printed at that offset in the graph); largest
 // first; each live isref[1] row right after its block, naming the row it
 // aliases (AliasOf), or as a block of its own when no isref[0] row of its

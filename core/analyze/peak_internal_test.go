@@ -11,7 +11,7 @@ import (
 	"imas/core/model"
 )
 
-// peakRef is the peak breakdown as the rule reads (analyses.md §3), with a
+// peakRef is the peak breakdown as the rule reads (docs/analyses.md, "3. Peak breakdown"), with a
 // map per question: the reference for peakAt.
 func peakRef(g *model.Graph, theory, step int64, top int) *model.Peak {
 	if len(g.Rows) == 0 {

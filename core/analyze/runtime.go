@@ -2,8 +2,8 @@ package analyze
 
 import "imas/core/model"
 
-// runtimeAnalyses computes the load- and run-time figures (report-contract
-// §5): variable sessions, pool statistics, devmm leak hints and, with
+// runtimeAnalyses computes the load- and run-time figures
+// (docs/figures.md#runtime): variable sessions, pool statistics, devmm leak hints and, with
 // detail, the address checks. Device-malloc totals need the log order (live
 // physical pages) and are summed by the model builder.
 func runtimeAnalyses(rep *model.Report, detail bool) {

@@ -10,7 +10,7 @@ import (
 )
 
 // CheckAddresses checks every operator address against its region
-// (report-contract §5: an address of graph_<id> must lie in [base,
+// (docs/figures.md#regions: an address of graph_<id> must lie in [base,
 // base+size) of the region of its memory class) and reconciles address −
 // base with the compile-time offset of the same tensor. It fills the
 // report's address checks and returns one diagnostic per finding.

@@ -10,7 +10,7 @@ import (
 // TopAddresses is how many addresses Pool.TopAddresses keeps.
 const TopAddresses = 10
 
-// PoolFigures computes a pool's figures from its rows (report-contract §5):
+// PoolFigures computes a pool's figures from its rows (docs/figures.md#pools):
 // allocs and frees are the KernelTrace Alloc and Free lines, total the sum
 // of block sizes, peak_live the largest sum of live block sizes in event
 // order, leaked the allocations never freed. It also fills each row's

@@ -2,7 +2,7 @@ package analyze
 
 import "imas/core/model"
 
-// VarFigures sets a session's variable figures (report-contract §5).
+// VarFigures sets a session's variable figures (docs/figures.md#variables).
 // Rows with "reuse address of node" share the memory of another variable:
 // they count in ReuseCount only, so that SizeSum equals the bytes GE
 // allocated for the session (the "Auto malloc var" / "variables and

@@ -24,7 +24,7 @@ import (
 //	               minus this memory type's zero-copy tensors
 //	atomic         the rest of the area above the reuse region (atomic
 //	               pieces and gaps), minus the atomic figure
-//	logical_base   host memory types start at a logical base (GE §2.0)
+//	logical_base   host memory types start at a logical base (docs/log-formats.md#fields)
 //	fragmentation  the remainder: reuse-region top − the model's peak, i.e.
 //	               holes a best-fit placement leaves (Holes lists the
 //	               largest at the peak step)
@@ -125,7 +125,7 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph, sc *scratch) *mo
 	}
 	top = min(top, max(ar, base))
 	// GE lays every zero-copy block out at the end of the HBM area, those
-	// of the graph's other memory types too (ge-log-formats §6.1).
+	// of the graph's other memory types too (docs/figures.md#zero-copy).
 	var zc int64
 	if g.MemType == 2 {
 		zc = zeroCopyAbove(top, ar, append([]*model.Graph{g}, siblings...))

@@ -10,7 +10,7 @@ import (
 )
 
 // WriteAddrCSV writes imas_mem_addr.csv (and "imas addr"): per process and
-// graph id, its region base rows in the old layout (imas-legacy §3.3)
+// graph id, its region base rows in the old layout (docs/figures.md#csv-addr)
 //
 //	Process_<pid>,<graph id>,baseaddr,memaddr,<base>,mem_size,<n>,type,<F|W|V>,valid memaddr range[<base>~<end>]
 //

@@ -97,7 +97,7 @@ func plural(n int, one, many string) string {
 }
 
 // WritePeak writes "imas peak": per graph, the top blocks live at the peak
-// step as a markdown table (imas-legacy §5.1 display rules), then where
+// step as a markdown table (docs/analyses.md, "3. Peak breakdown"), then where
 // after_reuse − theory_min goes.
 func WritePeak(w io.Writer, rep *model.Report, top int) error {
 	bw := bufio.NewWriter(w)

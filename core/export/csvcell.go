@@ -10,7 +10,7 @@ import (
 // csvWriter writes key/value CSV rows in the old imas layout. Cells are
 // quoted when needed (RFC 4180) and neutralised against spreadsheet formula
 // injection: a text cell starting with = + - @ TAB or CR gets a leading '
-// unless it is a plain number (report-contract §2).
+// unless it is a plain number (docs/figures.md#csv-safety).
 type csvWriter struct {
 	w     *bufio.Writer
 	first bool

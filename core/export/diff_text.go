@@ -126,8 +126,9 @@ func signedRate(x float64) string {
 }
 
 // WriteCompare writes "imas compare": the runs ranked best first as the
-// tuning summary's markdown table (imas-legacy §6), then the best run, the
-// GE options that select it and where to look deeper.
+// tuning summary's markdown table (docs/analyses.md, "4. Run comparison"),
+// then the best run, the GE options that select it and where to look
+// deeper.
 func WriteCompare(w io.Writer, c *analyze.Comparison) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "| # | Total | AfterReuse | TheoryMin | Atomic+Cont | Streams | topo | Policy | Run |")

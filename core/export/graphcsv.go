@@ -10,7 +10,7 @@ import (
 
 // WriteGraphCSV writes imas_mem_graph.csv: per graph and memory type, one op
 // row per [IMAS]Set placement, one reassign row per continuous line, and a
-// summary row last (imas-legacy §3.2).
+// summary row last (docs/figures.md#csv-graph).
 func WriteGraphCSV(w io.Writer, rep *model.Report) error {
 	c := newCSV(w)
 	for _, g := range rep.Graphs {

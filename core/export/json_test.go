@@ -13,8 +13,8 @@ import (
 	"imas/core/model"
 )
 
-// encoderJSON is what report.json was before it was streamed: the whole
-// report through json.Encoder.
+// encoderJSON is report.json written the plain way, the whole report
+// through json.Encoder: the streamed writer must give the same bytes.
 func encoderJSON(t *testing.T, rep *model.Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer

@@ -122,7 +122,7 @@ func graphTitle(g *model.Graph) string {
 }
 
 // memTypeName names the memory types GE assigns static memory in
-// (ge-log-formats §2.0); others keep their number.
+// (docs/log-formats.md#memtypes); others keep their number.
 func memTypeName(mt int64) string {
 	switch mt {
 	case 2:

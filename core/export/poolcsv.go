@@ -9,7 +9,7 @@ import (
 )
 
 // WritePoolCSV writes imas_mem_pool.csv in the old key/value layout
-// (imas-legacy §3.4): one row per RT2 pool allocation,
+// (docs/figures.md#csv-pool): one row per RT2 pool allocation,
 //
 //	Process_<pid>,allocator_id,<id>,name,<node>,size,<block>,realsize,<requested>,address,<addr>,life time begin,<b>,life time end,<e>,cached_size,<page>,theory_size,<live>,kernel_free,<0|1>,pool_free,<0|1>,stream,<s>,kernel,<kernel>
 //

@@ -84,7 +84,7 @@ func TestRuntimeCSVGolden(t *testing.T) {
 	}
 }
 
-// The report directory lists every runtime CSV, in the contract's order.
+// The report directory lists every runtime CSV, in docs/figures.md's order.
 func TestRuntimeOutputsListed(t *testing.T) {
 	var names []string
 	for _, o := range export.Outputs() {

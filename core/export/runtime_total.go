@@ -25,7 +25,7 @@ func writeRuntimeTotal(w *bufio.Writer, rep *model.Report) {
 }
 
 // writeDeviceMalloc writes, per process and device, the memory GE really
-// malloc'ed by category in the old imas layout (imas-legacy §3.6), with a
+// malloc'ed by category in the old imas layout (docs/runtime.md), with a
 // share of Used total. Used total is GE's sum plus, when the run plog's
 // devmm statistics are given, the peaks of the other modules (APP, HCCL,
 // RUNTIME) on that device.

@@ -8,7 +8,7 @@ import (
 )
 
 // Load-time memory regions and operator device addresses
-// (ge-log-formats.md §3.1-§3.4, §4.4 ReserveVirtualMemory).
+// (docs/log-formats.md#regions, #addresses; ReserveVirtualMemory).
 
 // Region is a memory area GE allocated for a model: feature map (F, also
 // per extra memory type), weights (W), the old variable area (V), or the

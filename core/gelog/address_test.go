@@ -8,7 +8,7 @@ const envOld = "[EVENT] GE(20000,python):2022-10-12-10:00:00.792.761 [davinci_mo
 
 func TestRegions(t *testing.T) {
 	runCases(t, []rtCase{
-		// §8 line 8
+		// a current feature-map region line (docs/log-formats.md#regions)
 		{"HEAD feature map", envEvent + "[IMAS]InitFeatureMapAndP2PMem graph_0 MallocMemory type[F] memaddr[0x12c041600000] mem_size[268470272]Bytes",
 			"region InitFeatureMapAndP2PMem g=0 F mt=-1 base=0x12c041600000 size=268470272 rel=false dev=-1 ev=true"},
 		{"2021-2023 no unit", envOld + "[IMAS]InitFeatureMapAndP2PMem graph_2 MallocMemory type[F] memaddr[0x12c08a800000] mem_size[21003264]",
@@ -40,7 +40,7 @@ func TestRegions(t *testing.T) {
 
 func TestOperatorAddresses(t *testing.T) {
 	runCases(t, []rtCase{
-		// §8 line 9 (HEAD NodeMemInfo)
+		// a current operator address (docs/log-formats.md#addresses)
 		{"HEAD output", envAddr + "[IMAS]graph_0 type[F] name[allreduce_op] output[0] offset[67109376] size[67108896] memaddr[0x12c045600200]",
 			"addr graph g=0 t=F n=allreduce_op op= output/[0] off=67109376 size=67108896 data=-1 addr=0x12c045600200/true null=false failed=false om2=false"},
 		{"HEAD P2P input", envAddr + "[IMAS]graph_1 type[P] name[hcom] input[1] offset[512] size[1024] memaddr[0x12c060000200]",

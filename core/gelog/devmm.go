@@ -8,7 +8,7 @@ import (
 )
 
 // Driver (devmm) memory statistics, printed to the run plog when a process
-// exits normally (ge-log-formats.md §4.5; real-log-lines.md §1-§3):
+// exits normally (docs/log-formats.md#devmm):
 //
 //	[ascend][curpid:<p>,<t>][drv][devmm][_svm_mem_stats_show]<TYPE> [dev<N> ]Mem stats (Bytes). (module_name=<M>; module_id=<n>; current_alloced_size=<n>; allocated_peak_size=<n>; alloc_cnt=<n>; free_cnt=<n>)
 //	[ascend][curpid: <p>, <t>][drv][devmm][_svm_mem_stats_show 148]<TYPE> dev<N> Mem stats (Bytes). (...; alloced_peak_size=<n>; ...)

@@ -4,7 +4,7 @@ import "testing"
 
 func TestDevmm(t *testing.T) {
 	runCases(t, []rtCase{
-		// real-log-lines.md §1 (CANN 9.0.0)
+		// the current driver form (docs/log-formats.md#devmm)
 		{"current HOST_MEM", "[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.178 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]HOST_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=0; allocated_peak_size=11341824; alloc_cnt=3; free_cnt=3)",
 			"devmm HOST_MEM dev=-1 mod=RUNTIME/7 cur=0 peak=11341824 cnt=3/3 cached=0/false total=0"},
 		{"current HOST_MEM cached", "[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.183 [svm_mem_statistics.c:156][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]HOST_MEM Cached_size:12582912Bytes",
@@ -15,7 +15,7 @@ func TestDevmm(t *testing.T) {
 			"devmm MEM_DEV_SMALL_HBM dev=0 mod=/0 cur=0 peak=0 cnt=0/0 cached=1941504/true total=0"},
 		{"current P2P", "[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.222 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]MEM_DEV_HUGE_P2P_HBM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=0; allocated_peak_size=6291456; alloc_cnt=2; free_cnt=2)",
 			"devmm MEM_DEV_HUGE_P2P_HBM dev=0 mod=RUNTIME/7 cur=0 peak=6291456 cnt=2/2 cached=0/false total=0"},
-		// real-log-lines.md §2 (older driver, no [file:line], alloced_peak_size)
+		// the older driver form (no [file:line], alloced_peak_size)
 		{"old DEV_MEM", "[INFO] DRV(4052516,main_aarch64):2024-07-08-22:27:45.354.856 [ascend][curpid: 4052516, 4052516][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=44138496; alloced_peak_size=44138496; alloc_cnt=18; free_cnt=0)",
 			"devmm DEV_MEM dev=0 mod=RUNTIME/7 cur=44138496 peak=44138496 cnt=18/0 cached=0/false total=0"},
 		{"old SVM_MEM no device", "[INFO] DRV(4176893,python3.7):2024-06-29-16:19:28.436.386 [ascend][curpid: 4176893, 4185695][drv][devmm][_svm_mem_stats_show 148]SVM_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=19927040; alloced_peak_size=19927040; alloc_cnt=37; free_cnt=0)",
@@ -24,7 +24,7 @@ func TestDevmm(t *testing.T) {
 			"devmm DEV_MEM dev=0 mod=APP/33 cur=2078195712 peak=2078195712 cnt=996/0 cached=0/false total=0"},
 		{"grep prefix", "run/plog/plog-4176893_20240629161823165.log:461:[INFO] DRV(4176893,python3.7):2024-06-29-16:19:28.436.393 [ascend][curpid: 4176893, 4185695][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev6 Mem stats (Bytes). (module_name=HCCL; module_id=3; current_alloced_size=419467264; alloced_peak_size=419500032; alloc_cnt=6; free_cnt=2)",
 			"devmm DEV_MEM dev=6 mod=HCCL/3 cur=419467264 peak=419500032 cnt=6/2 cached=0/false total=0"},
-		// real-log-lines.md §3
+		// device-process memory
 		{"device process memory", "[INFO] DRV(4176893,python3.7):2024-06-29-16:19:29.085.761 [ascend][curpid: 4176893, 4185695][drv][devmm][svm_mem_stats_show_device_proc_mem 358]DEV_PROC_MEM dev6 Mem stats (Bytes). (module_name=AICPU; module_id=36; total_size=75464704)",
 			"devmm DEV_PROC_MEM dev=6 mod=AICPU/36 cur=0 peak=0 cnt=-1/-1 cached=0/false total=75464704"},
 		// the guide's GE line, re-joined

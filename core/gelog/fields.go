@@ -107,9 +107,6 @@ func parseInt(b []byte) (int64, numErr) {
 	return int64(n), numOK
 }
 
-// lifeRange reads a lifetime description: one or more numbers joined by '-'
-// or "--" (e.g. "12", "1-4", "9--4294967295"). It returns the smallest and
-// the largest number (report-contract §4).
 // plainDigits reads 1 to 18 ASCII digits (which cannot overflow int64).
 func plainDigits(b []byte) (int64, bool) {
 	if len(b) == 0 || len(b) > 18 {
@@ -126,6 +123,9 @@ func plainDigits(b []byte) (int64, bool) {
 	return v, true
 }
 
+// lifeRange reads a lifetime description: one or more numbers joined by '-'
+// or "--" (e.g. "12", "1-4", "9--4294967295"). It returns the smallest and
+// the largest number (docs/figures.md#lifetimes).
 func lifeRange(b []byte) (lo, hi int64, e numErr) {
 	if v, ok := plainDigits(b); ok {
 		return v, v, numOK
@@ -163,7 +163,7 @@ func lifeRange(b []byte) (lo, hi int64, e numErr) {
 }
 
 // streamID reads a stream description "<s>" or "<s>--<op stream>" (also
-// "-1--0") and returns the last number (report-contract §4).
+// "-1--0") and returns the last number (docs/figures.md#streams).
 func streamID(b []byte) (int64, numErr) {
 	if v, ok := plainDigits(b); ok {
 		return v, numOK

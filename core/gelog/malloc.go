@@ -8,7 +8,7 @@ import (
 	"imas/core/plog"
 )
 
-// Device memory actually malloc'ed (ge-log-formats.md §4): the
+// Device memory actually malloc'ed (docs/log-formats.md#device-mallocs): the
 // GE_PRINT_DYNAMIC_MEMORY lines, MemoryAllocator and ActiveMemoryAllocator
 // lines, the expandable allocators' physical pages, and the process facts
 // "imas total" prints (static memory policy, device total).
@@ -78,7 +78,8 @@ type ProcessFact struct {
 	Value int64
 }
 
-// Device malloc categories of "imas total" (ge-log-formats.md §4.3).
+// Device malloc categories of "imas total" (docs/runtime.md, "Device
+// mallocs by category").
 const (
 	CatStaticGraph = "StaticGraph"
 	CatMemoryPool  = "MemoryPool"

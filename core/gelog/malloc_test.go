@@ -8,7 +8,8 @@ const envHP = "[INFO] GE(2617230,python3):2026-08-12-10:22:05.770.322 [active_me
 
 func TestDeviceMalloc(t *testing.T) {
 	runCases(t, []rtCase{
-		// ge-log-formats.md §8 line 7: a purpose with a comma, ToMallocMemInfo tail
+		// a purpose with a comma, and the ptr/device_id/module_id tail
+		// (docs/log-formats.md#device-mallocs)
 		{"HEAD feature map", envMalloc + "MallocMemory, func=aclrtMalloc, size=268470272, purpose=feature map,used for op input and output, ptr=0x12c041600000, device_id=0, module_id=45",
 			`malloc f=aclrtMalloc caller=MallocMemory size=268470272 purpose="feature map,used for op input and output" ptr=0x12c041600000/true dev=0 mod=45 cat=StaticGraph counted=true phys=false`},
 		{"old feature map with period", envMalloc + "MallocMemory, func=rtMalloc, size=6141440, purpose=feature map,used for op input and output.",
@@ -21,10 +22,10 @@ func TestDeviceMalloc(t *testing.T) {
 			`malloc f=aclrtMalloc caller=MallocMemory size=2048000 purpose="RT_MEMORY_P2P_DDR" ptr=0x12c000200000/true dev=0 mod=45 cat=StaticGraph counted=true phys=false`},
 		{"fixed feature base", envMalloc + "MallocMemory, func=aclrtMalloc, size=2097152, purpose=RT_MEMORY_HBM fixed feature base, ptr=0x12c000400000, device_id=0, module_id=45",
 			`malloc f=aclrtMalloc caller=MallocMemory size=2097152 purpose="RT_MEMORY_HBM fixed feature base" ptr=0x12c000400000/true dev=0 mod=45 cat=StaticGraph counted=true phys=false`},
-		// §8 line 10: RT2 L1 pool page caching
+		// the RT2 process-wide pool's page caching
 		{"page caching", "[INFO] GE(2617230,python3):2026-08-12-10:22:01.118.470 [device_allocator.cc:62]2617402 Alloc:MallocMemory, func=aclrtMalloc, size=2097152, purpose=page caching, ptr=0x12c180000000, device_id=0, module_id=45",
 			`malloc f=aclrtMalloc caller=Alloc size=2097152 purpose="page caching" ptr=0x12c180000000/true dev=0 mod=45 cat=MemoryPool counted=true phys=false`},
-		// §8 line 16: an expandable allocator's physical page
+		// an expandable allocator's physical page (docs/log-formats.md#expandable)
 		{"physical page", envPage + "MallocMemory, func=aclrtMalloc, size=8388608, purpose=page caching, ptr=0x12c200000000, device_id=0, module_id=45",
 			`malloc f=aclrtMalloc caller=MallocPhysicalPage size=8388608 purpose="page caching" ptr=0x12c200000000/true dev=0 mod=45 cat=MemoryPool counted=true phys=true`},
 		{"Memory for caching, old period", envMalloc + "MallocMemory, func=rtMalloc, size=33554432, purpose=Memory for caching.",
@@ -100,7 +101,7 @@ func TestAllocatorCalls(t *testing.T) {
 
 func TestPhysicalPagesAndFacts(t *testing.T) {
 	runCases(t, []rtCase{
-		// §8 line 17
+		// an expandable allocator's rtMallocPhysical line
 		{"rtMallocPhysical", envHP + "rtMallocPhysical success pa_index:6, current physical memory size:58720256 reuse:0, memory_type:2, pg_type:2M.",
 			"page free=false pa=6 cur=58720256 reuse=false mt=2 pg=2M"},
 		{"aclrtFreePhysical", "[INFO] GE(2617230,python3):2026-08-12-10:22:09.000.000 [active_memory_allocator.cc:1094]2617402 ge::PhysicalMemoryAllocator::FreePhysicalPage:aclrtFreePhysical success pa_index:6, current physical memory size:50331648, pg_type:2M",

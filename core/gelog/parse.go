@@ -10,8 +10,8 @@ import (
 	"imas/core/plog"
 )
 
-// Markers are the substrings that make a line a candidate (report-contract
-// §1): a line containing one of them is either parsed into a record or
+// Markers are the substrings that make a line a candidate
+// (docs/figures.md#candidates): a line containing one of them is either parsed into a record or
 // rejected with a reason. Keep in sync with the dispatch below.
 var Markers = []string{
 	"[IMAS]",
@@ -49,8 +49,8 @@ func IsCandidate(line []byte) bool {
 }
 
 // A Family parses one kind of statement that is not a static-graph [IMAS]
-// line (variables, mallocs, addresses, pools, devmm; ge-log-formats.md
-// §2.8-§5). Match reports whether the message belongs to the family; Parse
+// line (variables, mallocs, addresses, pools, devmm; docs/log-formats.md
+// from #variables on). Match reports whether the message belongs to the family; Parse
 // returns a record (possibly *Ignored) or a *Reject built with Rejectf.
 type Family struct {
 	Name  string

@@ -7,7 +7,7 @@ import (
 	"imas/core/plog"
 )
 
-// RT2 dynamic memory pool (ge-log-formats.md §5): allocator creation, the
+// RT2 dynamic memory pool (docs/log-formats.md#rt2-pools): allocator creation, the
 // [KernelTrace] memory kernels, the ScalableAllocator "Malloc block" /
 // "Free block" / PrintDetails lines.
 

@@ -9,7 +9,7 @@ func TestPoolStatements(t *testing.T) {
 	runCases(t, []rtCase{
 		{"create", "[INFO] GE(5151,python3):2026-04-24-10:00:00.933.781 [caching_mem_allocator.cc:80]5158 CachingMemAllocator:create caching memory allocator, [allocator_2]",
 			"create allocator_2"},
-		// §8 line 12
+		// a kernel-trace allocation (docs/log-formats.md#kernel-trace)
 		{"AllocMemHbm", envKT + "[KernelTrace][AllocMemHbm_Add_1_325][MEM]Alloc memory at stream 0, block 0x55d1c2a3f0e0, address 0x12c180000800, size 65536, tensor size 544, index 1",
 			"alloc k=AllocMemHbm_Add_1_325 t=AllocMemHbm n=Add_1 st=0 block=0x55d1c2a3f0e0 addr=0x12c180000800 size=65536 tensor=544 idx=1 req=false"},
 		{"AllocBatchHbm requested size", envKT + "[KernelTrace][AllocBatchHbm_Conv_7][MEM]Alloc memory at stream 1, block 0x55d1c2a3f100, address 0x12c180010000, size 1000, index 0",
@@ -22,7 +22,7 @@ func TestPoolStatements(t *testing.T) {
 			"alloc k=AllocMemHbm_cpu_op_4 t=AllocMemHbm n=cpu_op st=0 block=0x3 addr=0x12c180040000 size=65536 tensor=100 idx=0 req=false"},
 		{"model out", envKT + "[KernelTrace][AllocMemHbm_out_5][MEM]Alloc memory at stream 0, block 0x4, address 0x12c180050000, size 65536, tensor size 64, index 1, as model out memory",
 			"alloc k=AllocMemHbm_out_5 t=AllocMemHbm n=out st=0 block=0x4 addr=0x12c180050000 size=65536 tensor=64 idx=1 req=false out=true"},
-		// §8 line 13
+		// a kernel-trace free
 		{"FreeMemHbm", "[INFO] GE(2617230,python3):2026-08-12-10:22:01.131.004 [memory_kernel.cc:407]2617402 FreeHbmMem:[KernelTrace][FreeMemHbm_Add_1_326][MEM]Free memory at stream 0, address 0x12c180000800",
 			"free k=FreeMemHbm_Add_1_326 t=FreeMemHbm n=Add_1 st=0 addr=0x12c180000800"},
 		{"FreeTensorMemory", envKT + "[KernelTrace][FreeTensorMemory_x_9][MEM]Free memory at stream -1, address 0x12c180000800, tensor 0x55d1c2a3f0e0",
@@ -40,7 +40,7 @@ func TestPoolStatements(t *testing.T) {
 			"reject truncated: address or size missing"},
 		{"free cut", envKT + "[KernelTrace][FreeMemHbm_Add_1_326][MEM]Free memory at stream 0, addr",
 			"reject truncated: address missing"},
-		// §8 lines 11, 14, 15 and the untagged generation
+		// pool allocator lines, tagged and untagged (docs/log-formats.md#pool-lines)
 		{"Malloc block tagged", envSA + "[allocator_2] Alloc:Malloc block device_id:0 size:544 allocate_size:65536 mem_addr:0x12c180000800. span addr 0x55d1c29b7a40",
 			`block a="allocator_2" free=false dev=0 size=544 alloc=65536 addr=0x12c180000800 theory=0/0`},
 		{"Malloc block untagged", envSA + "Alloc:Malloc block device_id:0 size:3241 allocate_size:65536 mem_addr:0x12c1a0000000. span addr 0x55d1c29b0001",

@@ -1,6 +1,6 @@
 // Package gelog turns plog messages into typed records, one parser per GE
 // statement family, each tolerant of every generation's template
-// (ge-log-formats.md §2-§5). It knows nothing of aggregation: the model
+// (docs/log-formats.md). It knows nothing of aggregation: the model
 // package builds graphs, pools and totals from the records.
 package gelog
 
@@ -53,7 +53,7 @@ type Ignored struct {
 	What string
 }
 
-// ---- static graph (ge-log-formats.md §2) ----
+// ---- static graph (docs/log-formats.md#set-rows) ----
 
 // SetRow is one "[IMAS]Set" line: a tensor placed in a block.
 type SetRow struct {
@@ -184,7 +184,7 @@ type AfterAssign struct {
 	Logged [][2]string
 }
 
-// AppendWs is an "[IMAS]after append ws" refresh line (§2.7).
+// AppendWs is an "[IMAS]after append ws" refresh line (docs/log-formats.md#append-ws).
 type AppendWs struct {
 	Meta
 	Node string

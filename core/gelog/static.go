@@ -9,7 +9,7 @@ import (
 	"imas/core/diag"
 )
 
-// Static-graph statements (ge-log-formats.md §2). Each parser receives the
+// Static-graph statements (docs/log-formats.md#set-rows to #append-ws). Each parser receives the
 // text after its marker and returns a record or a *Reject.
 
 // parseSet reads "[IMAS]Set <graph> name[..] ..." (block and buffer-pool
@@ -41,7 +41,8 @@ func parseSet(rest []byte, m Meta, line []byte, dst *SetRow) Record {
 
 // setMissingOrCut names what is wrong with a Set row that lacks a field it
 // needs: like missingOrCut, but a row that reached its end (isref[..], or
-// the closing "]." of the 2020-05..06 templates) is never cut.
+// the closing "]." of the 2020-05..06 templates) is never cut
+// (docs/figures.md#truncated-lines).
 func setMissingOrCut(m Meta, line []byte) string {
 	if bytes.Contains(line, []byte(" isref[")) {
 		return diag.MissingField

@@ -65,7 +65,7 @@ func TestStaticStatements(t *testing.T) {
 	tests := []struct {
 		name, line, want string
 	}{
-		// [IMAS]Set, every template generation (ge-log-formats.md §2.1)
+		// [IMAS]Set, every template generation (docs/log-formats.md#set-generations)
 		{"set 2020-05 output", env20 + "[IMAS]Set ge_default name[conv1] output[0] offset to [1024] streamid[0] size[2048] realsize[1568].",
 			"set g=ge_default n=conv1 op= output[0] off=1024 st=0 mt=2 size=2048 real=1568 na=0 life=0..0 child=[]/0 ref=false batch=\"\" bt=\"\""},
 		{"set 2020-05 workspace", env20 + "[IMAS]Set ge_default name[conv1] workspace[1] offset to [0] streamid[3] size[512] realsize[100].",
@@ -106,7 +106,7 @@ func TestStaticStatements(t *testing.T) {
 			"reject truncated: cut inside isref[...]"},
 		{"set cut in name", env25 + "[IMAS]Set g_1 name[xxxxxxxxxxx",
 			"reject truncated: cut inside name[...]"},
-		// Cut before a needed field (report contract §1: anything up to
+		// Cut before a needed field (docs/figures.md#truncated-lines: anything up to
 		// isref[..]) is truncated, at any length; a row that reaches isref
 		// without one is another form: missing-field.
 		{"set cut before realsize", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [0] streamid[0] memtype[2] size[512] rea",
@@ -128,7 +128,7 @@ func TestStaticStatements(t *testing.T) {
 		{"set bad lifetime", env25 + "[IMAS]Set g_1 name[x] optype[X] output[0] offset to [0] streamid[0] memtype[2] size[512] realsize[96] noalignsize[64] life time begin[a] life time end[2] child[0:1:0:0:1] isref[0] batch[], block_type[]",
 			"reject bad-number: life time begin is not a number"},
 
-		// continuous (§2.3)
+		// continuous (docs/log-formats.md#continuous)
 		{"cont HEAD graph", env25 + "[IMAS]Continuous input : Set allreduce_graph_0 name[add_1] optype[Add] output[0] offset to [134251520] stream_id[0] memtype[2] size[0] realsize[1024] nopadding[0]",
 			"cont input/graph g=allreduce_graph_0 n=add_1 op=Add output[0] off=134251520 st=0 mt=2 size=0 real=1024 nopad=false"},
 		{"cont HEAD block assigner", env25 + "[ContinuousMem][IMAS]Continuous input : Set g_1 name[n] optype[T] output[1] offset to [512] stream_id[0] memtype[2] size[0] realsize[512] nopadding[0], block_type[]",
@@ -150,7 +150,7 @@ func TestStaticStatements(t *testing.T) {
 		{"cont truncated", env25 + "[IMAS]Continuous input : Set g name[n] optype[T] output[0] offset to [10] stream_id[0] memtype[2] size[0] realsi",
 			"reject truncated: realsize[...] missing"},
 
-		// atomic (§2.4)
+		// atomic (docs/log-formats.md#atomic)
 		{"atomic HEAD ordinary", env25 + "[IMAS]Atomic ordinary workspace : Set allreduce_graph_0 name[reduce_sum_1] optype[ReduceSum] workspace[0] offset to [134252544] stream_id[0] memtype[2] size[1024] real_size[1000] batch[].",
 			"atomic ordinary workspace g=allreduce_graph_0 n=reduce_sum_1 op=ReduceSum workspace[0] off=134252544 st=0 mt=2 size=1024 real=1000"},
 		{"atomic HEAD output", env25 + "[IMAS]Atomic output : Set g_0 name[n] optype[T] output[1] offset to [512] stream_id[0] memtype[2] size[1024] real_size[700] batch[].",
@@ -177,7 +177,7 @@ func TestStaticStatements(t *testing.T) {
 		{"clean attr 2020-08", env20 + "[IMAS]SetAtomicCleanAttr : Set graph[g] atomic_node[a] output offset [0 512 ] size[512 1024 ] streamid[1]",
 			"clean g=g n=a op= offs=[0 512] sizes=[512 1024] st=1"},
 
-		// AfterAssignMemory (§2.5)
+		// AfterAssignMemory (docs/log-formats.md#summary)
 		{"after HEAD", env25 + "[IMAS]AfterAssignMemory : allreduce_graph_0 memoffset[268470272], memtype[2], theory_min[268470272], zero_copy[134218752], total_size[268470272], no_reuse[134218752], streams[3], topo_mode[BFS], mop[], io_reuse[0:0], alloc_mode[], smp[0]",
 			"after g=allreduce_graph_0 off=268470272/true mt=2 fail=false logged=[[theory_min 268470272] [zero_copy 134218752] [ge_total 268470272] [no_reuse 134218752] [streams 3] [topo BFS] [mop ] [io_reuse 0:0] [alloc_mode ] [smp 0]]"},
 		{"after HEAD failure path", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[100], memtype[16], theory_min[10], zero_copy[5], total_size[200], no_reuse[0], streams[2] topo_mode[DFS], mop[MemoryPriority], io_reuse[1:0], alloc_mode[], smp[4]",
@@ -209,7 +209,7 @@ func TestStaticStatements(t *testing.T) {
 		{"after cut in GE's figures is used", env25 + "[IMAS]AfterAssignMemory : g_1 memoffset[100], memtype[1], theory_min[1",
 			"after g=g_1 off=100/true mt=1 fail=false logged=[]"},
 
-		// workspace appended after task generation (§2.7)
+		// workspace appended after task generation (docs/log-formats.md#append-ws)
 		{"append ws", env25 + "[IMAS]after append ws, node conv1 refresh ws from [100, 200] to [300, 400]",
 			"appendws n=conv1 what=ws [100 200]->[300 400]"},
 		{"append output", env25 + "[IMAS]after append ws, node conv1 refresh output offset from [1024] to [2048]",

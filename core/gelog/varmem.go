@@ -8,7 +8,7 @@ import (
 )
 
 // Variable memory: "[IMAS]AssignVarMem Set session_<sid> name[..] ..."
-// (ge-log-formats.md §2.8), every variant since 2020-05.
+// (docs/log-formats.md#variables), every variant since 2020-05.
 
 // VarAssign is one AssignVarMem line.
 type VarAssign struct {

@@ -6,7 +6,7 @@ const envVar = "[INFO] GE(2617230,python3):2026-08-12-10:21:32.101.774 [graph_va
 
 func TestVarAssign(t *testing.T) {
 	runCases(t, []rtCase{
-		// ge-log-formats.md §8 line 6 (HEAD HbmMemResource)
+		// the current HBM form (docs/log-formats.md#variables)
 		{"hbm HEAD", envVar + "[IMAS]AssignVarMem Set session_0 name[conv1_weight] output[0] offset to [0] size[74752] realsize[73728].",
 			`var s=0 n=conv1_weight hbm[0] off=0 addr=0x0/false size=74752 real=73728 reuse=""`},
 		{"hbm 2020-2023 no space before offset", envVar + "[IMAS]AssignVarMem Set session_3 name[var_1/weight] output[0]offset to [4096] size[2830336] realsize[2829312].",

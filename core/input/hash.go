@@ -10,7 +10,7 @@ import (
 // blockSum hashes one block of content for duplicate detection. Natively
 // that is maphash (AES instructions, ~10 GB/s). In WebAssembly maphash
 // falls back to a hash built on 64×64→128-bit multiplications, which wasm
-// does not have; it ran at ~0.6 GB/s in Node, 8% of the page's analysis.
+// does not have, and that is slow enough to show in the page's analysis.
 // wordSum uses only 64-bit multiplies and rotations, which wasm has.
 var blockSum = func() func([]byte) uint64 {
 	if runtime.GOARCH == "wasm" {

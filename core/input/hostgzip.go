@@ -8,8 +8,9 @@ import (
 
 // HostInflater is a gzip source decompressed outside Go: in the page, the
 // browser's own DecompressionStream in the reader worker, which inflates
-// natively on a thread of its own while Go parses (inflating in wasm held
-// the page's .gz throughput to ~70 MB/s against ~120 MB/s for plain text).
+// natively on a thread of its own while Go parses (inflating in wasm would
+// take turns with the parser on one thread and hold .gz well below plain
+// text).
 type HostInflater interface {
 	// Read returns the next decompressed bytes. Any error other than
 	// io.EOF hands the rest of the source to Go's inflater.

@@ -5,10 +5,10 @@ package input
 // When every source is a plain text file on disk, every leaf is a whole
 // file of the size it had when listed, so a file whose size no other file
 // has is a duplicate of nothing, and nothing of it: its text need not be
-// hashed (the hash was ~6 % of the CPU time of "imas total" on 560 MB).
+// hashed (the hash is a visible share of the CPU time of "imas total").
 
-// maxUniqueScan bounds the files MarkUnique asks about: beyond it
-// every text is hashed, as before.
+// maxUniqueScan bounds the files MarkUnique opens to look at: beyond it
+// every text is hashed.
 const maxUniqueScan = 4096
 
 // MarkUnique returns srcs with Unique set on the sources that need no

@@ -40,7 +40,7 @@ type Builder struct {
 
 	hints map[HintKey]Hint
 
-	// families of issue "load- and run-time memory" keep their state here
+	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
 
 	// SummaryOnly drops what only the detail analyses read: operator
@@ -272,9 +272,9 @@ func (b *Builder) hintedRows(k HintKey) int {
 }
 
 // grow makes room for one more element of a full slice by doubling it into
-// memory backed in one call (prefault). append grows big slices by 1.25×, so
-// a list of hundreds of thousands of rows was copied about four times over,
-// each time into memory touched for the first time.
+// memory backed in one call (prefault). append grows big slices by 1.25×,
+// which would copy a list of hundreds of thousands of rows several times
+// over, each time into memory touched for the first time.
 func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
@@ -337,10 +337,9 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 }
 
 // setRow stores the model row of r in w, field by field: assigning a Row
-// value copies it with a bulk write barrier while the collector marks, a
-// tenth of the page engine's build time in a Chromium profile (the wasm
-// collector marks for much of a run). Every field is set: w may hold an
-// older row.
+// value copies it with a bulk write barrier while the collector marks,
+// which is dear in wasm, where the collector marks for much of a run.
+// Every field is set: w may hold an older row.
 func setRow(w *Row, r *gelog.SetRow) {
 	// Names were interned by the parsers already; node names are unique
 	// per row, so interning them again costs more than it saves.
@@ -495,8 +494,8 @@ func pidLess(a, b string) bool {
 }
 
 // markAllCounted runs markCounted on every graph, on all cores: it is a map
-// insertion per row, 40 ms for 385 k rows on one core, and the graphs are
-// independent.
+// insertion per row, hundreds of thousands of rows in a large run, and the
+// graphs are independent.
 func markAllCounted(gs []*Graph) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -520,7 +519,7 @@ func markAllCounted(gs []*Graph) {
 }
 
 // markCounted marks the row that counts each (node, kind, index) tensor:
-// the first isref[0] row with realsize > 0 (report-contract §4).
+// the first isref[0] row with realsize > 0 (docs/figures.md#counted).
 func markCounted(g *Graph, seen map[tensorID]struct{}) {
 	for i := range g.Rows {
 		r := &g.Rows[i]

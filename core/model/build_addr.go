@@ -6,7 +6,7 @@ import (
 	"imas/core/gelog"
 )
 
-// Regions and operator addresses (report-contract §5). Each address line is
+// Regions and operator addresses (docs/figures.md#regions). Each address line is
 // tied to the latest region of its graph and memory class logged before it
 // (a reloaded model gets a new region); lines logged before any region of
 // their graph take the graph's last region. The validity and offset checks

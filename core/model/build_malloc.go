@@ -9,7 +9,7 @@ import (
 	"imas/core/gelog"
 )
 
-// Device mallocs by category (report-contract §5, ge-log-formats.md §4).
+// Device mallocs by category (docs/figures.md#device-malloc, docs/log-formats.md#device-mallocs).
 //
 // Every GE_PRINT line is kept in Report.Mallocs. A counted malloc adds its
 // size to its (pid, device, category) total, except physical pages of the

@@ -148,5 +148,5 @@ func pidInt(pid string) int64 {
 	return n
 }
 
-// hexAddr formats an address as the contract's lower-case 0x string.
+// hexAddr formats an address as report.json's lower-case 0x string.
 func hexAddr(a uint64) string { return "0x" + strconv.FormatUint(a, 16) }

@@ -6,7 +6,7 @@ import (
 	"imas/core/gelog"
 )
 
-// RT2 pools (report-contract §5). An allocation belongs to the allocator
+// RT2 pools (docs/figures.md#pools). An allocation belongs to the allocator
 // named by the [allocator_N] tag of its "Malloc block" line (joined on
 // thread and address), else to the allocator of the thread's most recent
 // "create caching memory allocator" line. A Free trace frees the live

@@ -9,8 +9,8 @@ import (
 )
 
 // finishSanity says which statement families were found, so that users
-// know what the report can and cannot say (imas-legacy §1: the old guide
-// made these checks mandatory before any analysis).
+// know what the report can and cannot say: which conclusions the logs
+// support has to be settled before any analysis is read.
 func (b *Builder) finishSanity() {
 	o := b.o()
 	r := b.R

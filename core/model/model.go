@@ -2,7 +2,7 @@
 // set of logs — inputs and diagnostics, static graphs with their rows and
 // figures, variables, device mallocs, regions and address checks, RT2 pools
 // and devmm statistics. Its JSON form is report.json (schema imas.report/v1,
-// report-contract §3). Builders fill it from gelog records; analyses add the
+// docs/figures.md#report-json). Builders fill it from gelog records; analyses add the
 // figures; writers only read it.
 package model
 
@@ -113,7 +113,7 @@ type Graph struct {
 	Seq  int   `json:"-"`
 }
 
-// Figures are the contract §4 numbers of one graph and memory type.
+// Figures are the figures of one graph and memory type (docs/figures.md#figures).
 type Figures struct {
 	MemorySize      int64   `json:"memory_size"`
 	AfterReuse      int64   `json:"after_reuse"`
@@ -194,7 +194,7 @@ func (r *Row) LifeText() (begin, end string) {
 	return r.LifeDesc[0], r.LifeDesc[1]
 }
 
-// Key is the "<node>:<kind>:<index>" tensor key of the contract.
+// Key is the "<node>:<kind>:<index>" tensor key of report.json.
 func (r *Row) Key() string { return TensorKey(r.Node, r.Kind, r.Index) }
 
 // Infinite lifetimes: kDefaultLifeTime and kMaxLifeTime.
@@ -243,7 +243,8 @@ type AtomicClean struct {
 	Line    int64   `json:"line"`
 }
 
-// AppendWsTotal records workspace appended after task generation (§2.7).
+// AppendWsTotal records workspace appended after task generation
+// (docs/log-formats.md#append-ws).
 type AppendWsTotal struct {
 	Refreshed  int   `json:"refreshed"`
 	OriginSize int64 `json:"origin_size,omitempty"`
@@ -262,7 +263,7 @@ type Conflict struct {
 	StreamB  int64    `json:"stream_b"`
 }
 
-// Waste decomposes after_reuse − theory_min (issue: analyses).
+// Waste decomposes after_reuse − theory_min (docs/analyses.md).
 type Waste struct {
 	Gap   int64          `json:"gap"`
 	Parts []WastePart    `json:"parts"`

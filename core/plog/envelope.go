@@ -1,5 +1,5 @@
 // Package plog parses the envelope of one CANN plog line, for every GE log
-// generation (see ge-log-formats.md §1):
+// generation (docs/log-formats.md#envelope):
 //
 //	[LEVEL] MODULE(pid,pname):YYYY-MM-DD-hh:mm:ss.mmm.uuu [file:line][kv]...tid [allocator_N] Func:msg
 //

@@ -11,8 +11,7 @@ import (
 // over 4-byte words, ~3 operations per byte, and scanGroups makes ~10
 // passes. scanGroupsWords makes one pass over 8-byte words instead: the
 // word's eight bytes index a 256-entry table of the rare bytes, and only a
-// word with one of them is looked at byte by byte (in Node: 280 → 490 MB/s
-// for the scan, 90 → 133 MB/s for core.Analyze on 33 MB). The groups
+// word with one of them is looked at byte by byte. The groups
 // searched by substring (markers made only of frequent bytes) keep their
 // own bytes.Index pass. The page runs a WebAssembly SIMD kernel instead
 // (teddy_vector.go); this pass is for wasm without it (a browser without

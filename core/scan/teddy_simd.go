@@ -34,7 +34,7 @@ func (p *teddyPlan) scan(data []byte, dst []int) []int {
 	// ShiftAllRight (VPSRLW): the compiler loads ShiftAllRight's count with a
 	// legacy-SSE MOVQ inside the loop, and on Intel CPUs an SSE instruction
 	// with the upper halves of the YMM registers dirty costs a state
-	// transition each time (the scan ran 15x slower on a Xeon than on EPYC).
+	// transition each time (on a Xeon that costs more than the scan itself).
 	four := archsimd.BroadcastUint32x8(4)
 	look := func(v, lo, hi archsimd.Uint8x32) archsimd.Uint8x32 {
 		l := lo.PermuteOrZeroGrouped(v.And(nib).AsInt8x32())

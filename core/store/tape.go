@@ -21,8 +21,8 @@ import (
 // name lives in one byte arena per tape, and the fields that are rarely
 // printed (descriptions, batch, odd kinds and names, child numbers beyond
 // int32) sit in a side table. Writing and reading a row are plain field
-// copies: the varint encoding this replaced cost ~0.7 µs a row natively,
-// several times that in wasm.
+// copies, with no encoding to pay for (a varint encoding would cost more
+// than parsing the row, several times more in wasm).
 //
 // Time, line and file are not on the tape: the caller keeps them beside
 // each row's index (it needs the time to merge anyway).
@@ -91,8 +91,8 @@ func (t *RowTape) Bytes() int {
 // Append adds r (its gelog.Meta's file, line and time excepted) and returns its
 // index. The tape keeps a copy of the node name, so r.Node may be borrowed.
 // Every field of the new row is stored one by one, in place: a composite
-// literal was built on the stack and copied, which in wasm (no vector
-// moves) made the row store most of Append's time.
+// literal is built on the stack and copied, which in wasm (no vector
+// moves) would make the row store most of Append's time.
 func (t *RowTape) Append(r *gelog.SetRow) int {
 	n := len(t.rows)
 	if n < cap(t.rows) {
@@ -174,10 +174,11 @@ func NewTapeReader() *TapeReader {
 
 // nodeTable interns node names. A node has several rows (outputs,
 // workspaces), graphs share names, and every compilation of a graph
-// repeats them all, so a log has far fewer names than rows (23 k for
-// 385 k rows measured). The table is direct-mapped: a name's hash picks
-// one slot, which keeps the latest name that hashed there, so a lookup is
-// one probe (a Go map took ~0.25 µs a row here, a third of the merge).
+// repeats them all, so a log has far fewer names than rows (tens of
+// thousands for hundreds of thousands of rows in a large run). The table is
+// direct-mapped: a name's hash picks one slot, which keeps the latest name
+// that hashed there, so a lookup is one probe (a Go map would be a large
+// part of the merge's time).
 // Two names that collide are both kept, in turn: a name is then stored
 // again, which costs memory, never correctness. New names are copied into
 // an arena, not allocated one by one.

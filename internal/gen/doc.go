@@ -1,11 +1,11 @@
 // Package gen writes deterministic, realistic GE plogs (the Ascend CANN
 // Graph Engine logs imas reads) together with the exact figures a correct
 // analyzer must report for them (truth.json, schema of
-// shared/samples/*/truth.json).
+// testdata/samples/*/truth.json).
 //
 // The truth is computed from the generator's own ground-truth model — the
 // graphs, blocks, lifetimes, pools and allocations it simulated — never by
-// reading the logs back, under the rules of report-contract.md §4/§5.
+// reading the logs back, under the rules of docs/figures.md.
 //
 // # Model
 //
@@ -26,7 +26,7 @@
 // # Lines
 //
 // Every statement is printed in the template of its process's generation
-// (ge-log-formats.md): Gen2020 (no tid, no optype/memtype, plain
+// (docs/log-formats.md): Gen2020 (no tid, no optype/memtype, plain
 // lifetimes), Gen2021 (2021-2023: scope[-1], "b-id" begins, single end,
 // EVENT-level summaries with memoffset/memtype only) and Gen2025 (HEAD:
 // block_type[], "--" descs such as 12--13 and 9--4294967295, stream descs

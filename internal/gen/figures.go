@@ -4,7 +4,7 @@ import (
 	"sort"
 )
 
-// figs are the contract figures (report-contract.md §4) of one set of
+// figs are the figures (docs/figures.md#figures) of one set of
 // [IMAS]Set rows of one (pid, graph, memtype).
 type figs struct {
 	total, geTotal, noReuse, atomic, theoryMin, zeroCopy, streams int64
@@ -118,7 +118,7 @@ func calcFigs(rows []*tensor, atomic int64) figs {
 }
 
 // aliasTargets maps each isref[1] row to the nearest previous isref[0] row
-// printed for the same offset (report-contract §4, conflicts).
+// printed for the same offset (docs/figures.md#conflicts).
 func aliasTargets(rows []*tensor) map[*tensor]*tensor {
 	last := map[int64]*tensor{}
 	m := map[*tensor]*tensor{}

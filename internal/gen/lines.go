@@ -7,7 +7,7 @@ import (
 )
 
 // Message templates of the static-graph statements, per generation
-// (ge-log-formats.md §2). Each function returns the message that follows
+// (docs/log-formats.md#set-rows). Each function returns the message that follows
 // "<Function>:" in the envelope.
 
 func joinDesc(vals []int64, sep string) string {

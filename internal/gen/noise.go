@@ -2,7 +2,7 @@ package gen
 
 import "strconv"
 
-// markers are the statement markers of report-contract §1 and of the imas
+// markers are the statement markers of docs/figures.md#candidates and of the imas
 // core (gelog.Markers); noise lines never contain any of them.
 var markers = []string{
 	"[IMAS]", "MallocMemory", "MemoryAllocator::", "[KernelTrace][", "Malloc block ", "Free block ",

@@ -10,7 +10,7 @@ import (
 // Generation selects the GE log templates of a process.
 type Generation string
 
-// Log generations (ge-log-formats.md): the 2020 templates (no tid, no
+// Log generations (docs/log-formats.md): the 2020 templates (no tid, no
 // optype/memtype), the 2021-2023 templates (scope[], "b-id" begins,
 // EVENT-level summaries) and the 2025+/HEAD templates (block_type[],
 // "--" descs, [EVENT] run-log lines, graph names <name>_<id>).

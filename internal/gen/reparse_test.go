@@ -14,11 +14,11 @@ import (
 )
 
 // This file re-reads the generated logs with an independent, minimal
-// parser written straight from report-contract.md and recomputes every
+// parser written straight from docs/figures.md and recomputes every
 // truth figure. It shares no code with the generator's model (only the
 // file list and the injection list of the truth), so a line printed with a
 // value the model did not use, or a truth figure computed with a rule that
-// differs from the contract, fails here.
+// differs from docs/figures.md, fails here.
 
 const envRe = `^\[(INFO|DEBUG|EVENT)\] GE\((\d+),[^)]*\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3} `
 
@@ -349,7 +349,7 @@ func reparse(t *testing.T, dir string, tr *Truth) *reparsed {
 	return rp
 }
 
-// figures recomputes the contract figures of one reparsed graph memtype.
+// figures recomputes the figures of one reparsed graph memtype.
 func (g *pgraph) figures(mem int64, gen Generation) GraphTruth {
 	rows := g.rows[mem]
 	gt := GraphTruth{Graph: g.inst, MemType: int(mem), Atomic: 0, ContinuousMembers: g.contMembers[mem], TruncatedRows: g.trunc[mem]}

@@ -7,7 +7,7 @@ import (
 )
 
 // variables writes the AssignVarMem rows of each session and the malloc of
-// the variable area (report-contract §5: count, Σ size, max(offset+size)).
+// the variable area (docs/figures.md#variables: count, Σ size, max(offset+size)).
 func (p *proc) variables() {
 	spec := p.spec
 	sessions := max(1, spec.Sessions)
@@ -79,8 +79,8 @@ func sz(lo, hi int64) func(r *rng) int64 {
 
 func fixed(n int64) func(r *rng) int64 { return func(*rng) int64 { return n } }
 
-// mallocs2025 are the GE_PRINT_DYNAMIC_MEMORY purposes of ge-log-formats.md
-// §4.3 (HEAD spelling), device mallocs and the lines that are not.
+// mallocs2025 are the GE_PRINT_DYNAMIC_MEMORY purposes of docs/runtime.md
+// (current spelling), device mallocs and the lines that are not.
 var mallocs2025 = []mallocKind{
 	{"davinci_model.cc", 8135, "MallocMemory", "aclrtMalloc", "weights memory in inference network", "Weights", sz(1<<20, 200<<20)},
 	{"davinci_model.cc", 8141, "MallocMemory", "aclrtMalloc", "fileconstant memory in inference network", "Weights", sz(1<<20, 50<<20)},

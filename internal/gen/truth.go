@@ -11,8 +11,8 @@ import (
 // Truth is what a correct analyzer reports for the generated logs. It is
 // computed from the generator's own model of every graph, pool and
 // allocation (never by reading the logs back), under the rules of
-// report-contract.md §4/§5. WriteJSON writes it in the truth.json schema of
-// shared/samples/*/truth.json.
+// docs/figures.md. WriteJSON writes it in the truth.json schema of
+// testdata/samples/*/truth.json.
 type Truth struct {
 	Profile   string        `json:"profile"`
 	Seed      int64         `json:"seed"`
@@ -35,7 +35,7 @@ type Truth struct {
 	Generations map[int]Generation `json:"-"`
 }
 
-// GraphTruth holds the contract figures of one (pid, graph, memtype).
+// GraphTruth holds the figures of one (pid, graph, memtype).
 type GraphTruth struct {
 	PID               int         `json:"pid"`
 	Graph             string      `json:"graph"`

@@ -1,7 +1,7 @@
 // Package hugeheap asks Linux to back the Go heap with transparent huge
 // pages (THP). imas builds a model of a few hundred MiB in about a second,
 // and on virtual machines each first touch of a 4 KiB page can cost
-// 10-15 µs: page faults were a third of "imas total"'s CPU time. With THP
+// 10-15 µs: page faults can be a third of "imas total"'s CPU time. With THP
 // in "madvise" mode (the common default) the heap only gets 2 MiB pages
 // when asked, and Go does not ask.
 package hugeheap

@@ -202,9 +202,8 @@ const settled = `.imas[data-pending="0"]`
 // still rendering (the cancel button under the progress bar). chromedp
 // clicks at the element's coordinates, and a render between measuring and
 // pressing moves them. Everywhere else the tests click on a settled page
-// (load waits for data-pending="0"): a missed tab click, most likely how
-// TestDiff hung in a CI run of 2026-12-03, cannot happen there. A missed
-// click is repeated, visibly, up to three times.
+// (load waits for data-pending="0"), so a tab click cannot be missed
+// there. A missed click is repeated, visibly, up to three times.
 func (b *tab) clickFor(t testing.TB, sel, want string) {
 	t.Helper()
 	for try := 1; ; try++ {

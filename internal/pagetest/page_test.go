@@ -439,9 +439,9 @@ func TestDrop(t *testing.T) {
 		input.DispatchDragEvent(input.DragOver, 300, 300, data),
 		input.DispatchDragEvent(input.Drop, 300, 300, data)}
 	b.run(t, drop)
-	// In two CI runs of 2026-12-02 a drop made right after a fresh build
-	// never reached the page (CDP drag events on a cold page); it is
-	// repeated once, visibly, rather than failing the run.
+	// A drop made right after a fresh build can fail to reach the page
+	// (CDP drag events on a cold page); it is repeated once, visibly,
+	// rather than failing the run.
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	err := chromedp.Run(ctx, chromedp.WaitVisible(`.imas[data-ends="1"][data-pending="0"]`, chromedp.ByQuery))
 	cancel()

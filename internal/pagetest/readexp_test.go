@@ -14,8 +14,8 @@ import (
 // measuring tool, skipped otherwise): slice sizes,
 // streams, FileReaderSync, and reading next to a thread that computes
 // 60 ms per 16 MiB without returning to its event loop, as the engine
-// does. The last showed that a worker's own reads wait for its loop
-// (docs/page.md), hence page.js's reader worker.
+// does: a worker's own reads wait for its loop (docs/page.md), which is
+// why page.js has a reader worker.
 func TestReadExperiment(t *testing.T) {
 	if os.Getenv("READEXP") == "" {
 		t.Skip("READEXP not set")

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// maxBundle is the bound on the one-file page: under 3 MB.
+// maxBundle is the bound on the one-file page: under 3 MB.
 const maxBundle = 3_000_000
 
-// TestBundleSize keeps imas.html under 3 MB (it was 2.99 MB when a second
-// inflater in the wasm took it over; see core/input/inflate.go).
+// TestBundleSize keeps imas.html under 3 MB: a file small enough to mail
+// and to open from a share (core/input/inflate.go says what it costs).
 func TestBundleSize(t *testing.T) {
 	u := pageURL(t, "")
 	st, err := os.Stat(strings.TrimPrefix(u, "file://"))

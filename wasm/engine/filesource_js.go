@@ -13,7 +13,7 @@ import (
 
 // ReadChunk is how much of a File one read asks the browser for: large
 // enough that the per-read cost (an IPC round trip) is small, small enough
-// that memory stays bounded (§5.3 of the stack notes: 16 MiB ≈ 145 MB/s).
+// that memory stays bounded.
 const ReadChunk = 16 << 20
 
 // fileSource makes a browser File an input.Source. read counts the bytes

@@ -113,7 +113,7 @@ func (s *Session) View(slot string) (*View, error) {
 // sectionsOf writes the report's fields other than typedKeys, cut as View
 // says. The lists are cut before marshaling, as far as two levels down
 // (cutLists): whole, they can be megabytes (the rows of a long run's
-// address checks: 3 MB, 230 ms in wasm), of which a few hundred items are
+// address checks), slow to marshal in wasm, of which a few hundred items are
 // kept. The result is what cutting the whole report's JSON gives.
 func sectionsOf(full *model.Report) ([]byte, error) {
 	rest := *full

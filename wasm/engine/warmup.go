@@ -28,8 +28,8 @@ type Sample struct {
 
 // WarmUp analyses a synthetic log of about size bytes in a session of its
 // own, and builds and encodes its view, first graph and first table page of
-// pageSize rows as an analysis' answers do (the view's JSON code, cold, took
-// 230 ms on the first 200 MB log); it returns them as a Sample.
+// pageSize rows as an analysis' answers do (so that the view's JSON code is
+// compiled before the first real answer); it returns them as a Sample.
 func WarmUp(ctx context.Context, size, pageSize int) (*Sample, error) {
 	s := NewSession()
 	if _, err := s.Analyze(ctx, SlotRun, []input.Source{input.BytesSource("warm-up.log", warmUpLog(size))}, nil); err != nil {
