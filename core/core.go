@@ -466,7 +466,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 			l = l[:k-1]
 		}
 		r.candidates++
-		ok := plog.Parse(l, &env)
+		ok := plog.ParseAny(l, &env)
 		rec := gelog.ParseInto(&env, ok, l, gelog.Meta{File: file, Line: n}, &set)
 		it := item{time: gelog.M(rec).Time, line: n}
 		if rec == gelog.Record(&set) {

@@ -35,6 +35,7 @@ const (
 	AddressOffsetMismatch = "address-offset-mismatch"
 	DiagnosticsTruncated  = "diagnostics-truncated"
 	DuplicateEvent        = "duplicate-event"
+	MemoryError           = "memory-error"
 
 	// Ignore rules (counted as "ignored:NAME").
 	IgnoreReuseResult        = "reuse-result"
@@ -48,6 +49,8 @@ const (
 	IgnorePoolEvent          = "pool-event"
 	IgnoreFixedFeatureMemory = "fixed-feature-memory"
 	IgnoreAllocatorSetup     = "allocator-setup"
+	IgnoreRuntimeParams      = "runtime-params"
+	IgnoreErrorPropagation   = "error-propagation"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
@@ -93,6 +96,8 @@ var table = []Reason{
 	{AddressOffsetMismatch, Finding, Warning, "An operator's address minus its region base differs from its planned offset.", ""},
 	{DiagnosticsTruncated, Finding, Info, "More diagnostics than the report keeps; the counts are complete, the list is not.", ""},
 	{DuplicateEvent, Finding, Info, "A statement printed in both the run and the debug plog was counted once.", ""},
+	{MemoryError, Finding, Error, "A memory request was refused (out of memory, a driver mapping error, or GE's load-time size check); memory_errors has what was asked, by whom, when, and the device memory before it.",
+		"Free device memory (other processes, smaller batch or model), or check the size GE asked for against the device's."},
 
 	{IgnoreReuseResult, Ignored, Info, "Reuse summaries of assigners GE did not choose.", ""},
 	{IgnoreAtomicNote, Ignored, Info, "Notes on atomic-clean nodes that carry no size.", ""},
@@ -105,4 +110,6 @@ var table = []Reason{
 	{IgnorePoolEvent, Ignored, Info, "Pool stream synchronisation events.", ""},
 	{IgnoreFixedFeatureMemory, Ignored, Info, "Fixed feature memory handed to a model; counted by its malloc line.", ""},
 	{IgnoreAllocatorSetup, Ignored, Info, "Allocator set-up lines that allocate nothing.", ""},
+	{IgnoreRuntimeParams, Ignored, Info, "GE's InitRuntimeParams trace of a model being loaded (its sizes, no allocation).", ""},
+	{IgnoreErrorPropagation, Ignored, Info, "An assert that only passes a memory error up (\"Assert ((...) == ge::SUCCESS) failed\"); the error is reported from the line that says what failed.", ""},
 }

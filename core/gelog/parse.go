@@ -32,6 +32,18 @@ var Markers = []string{
 	"Total memory size is",
 	"RtMemAllocator::free",
 	"svm_mem_stats_show_device_proc_mem",
+	// memory errors (memerr.go)
+	"Mem create failed",
+	"halMemCreate failed",
+	"halMemAlloc failed",
+	"ErrCode=207001",
+	"result = 207001",
+	"InitRuntimeParams",
+	"Call rtMalloc fail",
+	"Mem_remote_map ioctl error",
+	"dev memory alloc",
+	"EL0004",
+	"devmm_mem_stats_show",
 }
 
 // IsCandidate reports whether line carries one of the Markers.

@@ -41,6 +41,8 @@ type Builder struct {
 
 	// families of issue "load- and run-time memory" keep their state here
 	other *otherState
+	// memErrs groups memory-error statements (build_memerr.go).
+	memErrs *memErrState
 
 	// SummaryOnly drops what only the detail analyses read: operator
 	// address rows (the address checks of "imas report") are parsed and

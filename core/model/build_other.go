@@ -96,6 +96,12 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 		family = "devmm"
 		b.addDevmm(r)
 		o.runFiles[m.File] = true
+	case *gelog.MemError:
+		family = "memory-errors"
+		b.addMemError(r)
+	case *gelog.MemRequest:
+		family = "memory-requests"
+		b.addMemRequest(r)
 	default:
 		return false
 	}
@@ -124,6 +130,7 @@ func (b *Builder) finishOther() {
 	}
 	sort.SliceStable(r.Devmm, func(i, j int) bool { return pidLess(r.Devmm[i].PID, r.Devmm[j].PID) })
 	b.finishSanity()
+	b.finishMemErrors()
 }
 
 func pidString(pid int64) string { return strconv.FormatInt(pid, 10) }

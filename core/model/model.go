@@ -14,6 +14,7 @@ type Report struct {
 	Schema        string           `json:"schema"`
 	Tool          string           `json:"tool,omitempty"`
 	Inputs        Inputs           `json:"inputs"`
+	MemoryErrors  []*MemoryError   `json:"memory_errors"`
 	Diagnostics   []Diagnostic     `json:"diagnostics"`
 	Sanity        *Sanity          `json:"sanity,omitempty"`
 	Graphs        []*Graph         `json:"graphs"`
@@ -577,7 +578,10 @@ type Devmm struct {
 	Total    int64 `json:"total_size,omitempty"` // DEV_PROC_MEM lines
 	// LeakHint: memory still allocated when the driver printed the stats
 	// at exit (current ≠ 0, or alloc_cnt ≠ free_cnt).
-	LeakHint bool  `json:"leak_hint"`
+	LeakHint bool `json:"leak_hint"`
+	// Periodic: from the kernel log's table, printed while the process
+	// runs; no leak hint then.
+	Periodic bool  `json:"periodic,omitempty"`
 	Line     int64 `json:"line"`
 }
 
