@@ -43,6 +43,7 @@ func writeGraphFindings(w io.Writer, g *model.Graph) {
 // address outside its region. It returns how many findings it wrote.
 func WriteCheck(w io.Writer, rep *model.Report) (int, error) {
 	bw := bufio.NewWriter(w)
+	memErrs := writeMemoryErrors(bw, rep)
 	conflicts, cgraphs := 0, 0
 	for _, g := range rep.Graphs {
 		if len(g.Conflicts) == 0 {
@@ -86,7 +87,10 @@ func WriteCheck(w io.Writer, rep *model.Report) (int, error) {
 	} else {
 		fmt.Fprintf(bw, ", %d invalid %s of %d checked\n", invalid, plural(invalid, "address", "addresses"), checked)
 	}
-	return conflicts + invalid, bw.Flush()
+	if memErrs > 0 {
+		fmt.Fprintf(bw, "check: %d memory %s (see above)\n", memErrs, plural(memErrs, "error", "errors"))
+	}
+	return memErrs + conflicts + invalid, bw.Flush()
 }
 
 func plural(n int, one, many string) string {

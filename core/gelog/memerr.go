@@ -130,6 +130,12 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	if r.Func == "" && r.Module == "DRV" {
 		r.Func = string(drvFunc(msg))
+	} else if r.Func == "" && env.Form != plog.FormReport {
+		// "**aclrtMallocPhysical**: ..." as published: the function
+		// token is readable once the markdown is gone.
+		if c := bytes.IndexByte(msg, ':'); c > 0 && isFuncToken(msg[:c]) {
+			r.Func = string(msg[:c])
+		}
 	}
 	has := func(k string) bool { return bytes.Contains(msg, []byte(k)) }
 	switch {
@@ -347,6 +353,18 @@ func afterCode(msg []byte, code string) []byte {
 		}
 	}
 	return rest
+}
+
+func isFuncToken(b []byte) bool {
+	if len(b) > 128 {
+		return false
+	}
+	for _, c := range b {
+		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 func itoaMem(n int64) string {

@@ -106,7 +106,7 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 		return false
 	}
 	o.families[family]++
-	if family != "devmm" {
+	if family != "devmm" && family != "memory-errors" && family != "memory-requests" {
 		if m.Event {
 			o.eventLines++
 		} else {
