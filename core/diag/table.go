@@ -23,6 +23,8 @@ const (
 	BombLimit      = "bomb-limit"
 	NestingLimit   = "nesting-limit"
 	DuplicateInput = "duplicate-input"
+	LinkSkipped    = "link-skipped"
+	BrokenLink     = "broken-link"
 
 	// Findings of the model and the analyses.
 	UnhandledRecord       = "unhandled-record"
@@ -85,6 +87,8 @@ var table = []Reason{
 		"If the archive is genuine, raise the limits with -max-expand / -max-ratio or IMAS_MAX_EXPAND / IMAS_MAX_RATIO."},
 	{NestingLimit, Input, Warning, "Archives nested too deeply; the innermost was read as text.", ""},
 	{DuplicateInput, Input, Info, "The same text was given twice (e.g. a file and its .gz); the copy was skipped.", ""},
+	{LinkSkipped, Input, Info, "A symbolic link inside a folder leads to a folder that is being read (a loop) or was read already; it was not followed again.", ""},
+	{BrokenLink, Input, Warning, "A symbolic link inside a folder points to nothing (or to something imas may not read); skipped.", "Check the link's target."},
 
 	{UnhandledRecord, Finding, Error, "A parsed record the model has no place for.", "Please report it: this is a bug in imas."},
 	{OrphanRecord, Finding, Warning, "A statement that belongs to a graph came before any graph was started.", "Pass the plog files from the process's start."},

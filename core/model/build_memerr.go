@@ -1,7 +1,6 @@
 package model
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -253,7 +252,8 @@ func (b *Builder) pictureBefore(r *gelog.MemError) *MemoryPicture {
 }
 
 // finishMemErrors names the files, formats the times and adds one
-// memory-error finding per error, in log order.
+// memory-error finding per error. The errors are in log order already:
+// the records come merged by time.
 func (b *Builder) finishMemErrors() {
 	r := b.R
 	if r.MemoryErrors == nil {
@@ -269,13 +269,6 @@ func (b *Builder) finishMemErrors() {
 		}
 		b.Diag(Diagnostic{Path: e.Path, Line: e.Line, Reason: diag.MemoryError, Detail: e.Summary(), Text: ""})
 	}
-	sort.SliceStable(r.MemoryErrors, func(i, j int) bool {
-		a, c := r.MemoryErrors[i], r.MemoryErrors[j]
-		if a.Time != c.Time && a.Time != 0 && c.Time != 0 {
-			return a.Time < c.Time
-		}
-		return false
-	})
 }
 
 // Summary is the error in one line: what was asked, by whom, and why it failed.
