@@ -53,6 +53,14 @@ const (
 	IgnoreAllocatorSetup     = "allocator-setup"
 	IgnoreRuntimeParams      = "runtime-params"
 	IgnoreErrorPropagation   = "error-propagation"
+	IgnoreModelLoadTrace     = "model-load-trace"
+	IgnoreErrorCodeList      = "error-code-list"
+
+	// Why an operator address was not checked (address_checks[].unchecked).
+	UncheckedNoRegion   = "no-region-logged"
+	UncheckedUserMemory = "user-memory"
+	UncheckedOnChip     = "on-chip-buffer"
+	UncheckedNoAddress  = "no-address"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
@@ -98,6 +106,13 @@ var table = []Reason{
 	{LoggedMismatch, Finding, Warning, "GE's logged memory size differs from the one the rows give.", ""},
 	{InvalidAddress, Finding, Error, "An operator address lies outside the region it must be in.", "Check the model load; this can corrupt data."},
 	{AddressOffsetMismatch, Finding, Warning, "An operator's address minus its region base differs from its planned offset.", ""},
+	{UncheckedNoRegion, Finding, Info,
+		"Operator addresses of a graph whose region (feature map, weights, variables) the logs do not give: they cannot be checked. One diagnostic per graph says how many.",
+		"Pass the debug plog of the model load (INFO level): GE prints the region bases there."},
+	{UncheckedUserMemory, Finding, Info,
+		"Operator addresses of a model loaded into user memory (aclmdlLoadFromFileWithMem and the like): GE prints no base for that memory, so they cannot be checked.", ""},
+	{UncheckedOnChip, Finding, Info, "L1 (on-chip buffer) addresses: they lie in no device memory region.", ""},
+	{UncheckedNoAddress, Finding, Info, "Address lines that print no address (the 2020 CopyTransData form).", ""},
 	{DiagnosticsTruncated, Finding, Info, "More diagnostics than the report keeps; the counts are complete, the list is not.", ""},
 	{DuplicateEvent, Finding, Info, "A statement printed in both the run and the debug plog was counted once.", ""},
 	{MemoryError, Finding, Error, "A memory request was refused (out of memory, a driver mapping error, or GE's load-time size check); memory_errors has what was asked, by whom, when, and the device memory before it.",
@@ -115,5 +130,7 @@ var table = []Reason{
 	{IgnoreFixedFeatureMemory, Ignored, Info, "Fixed feature memory handed to a model; counted by its malloc line.", ""},
 	{IgnoreAllocatorSetup, Ignored, Info, "Allocator set-up lines that allocate nothing.", ""},
 	{IgnoreRuntimeParams, Ignored, Info, "GE's InitRuntimeParams trace of a model being loaded (its sizes, no allocation).", ""},
+	{IgnoreErrorCodeList, Ignored, Info, "GE's error manager naming an error code it knows (\"add error_code EL0004 success\"): nothing failed.", ""},
+	{IgnoreModelLoadTrace, Ignored, Info, "ACL's trace of a model load into user memory that carries no size.", ""},
 	{IgnoreErrorPropagation, Ignored, Info, "An assert that only passes a memory error up (\"Assert ((...) == ge::SUCCESS) failed\"); the error is reported from the line that says what failed.", ""},
 }

@@ -203,6 +203,9 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.What = MemErrACLResult
 		r.Code = "207001"
 		return r
+	case has("EL0004") && !has("EL0004:") && !has("(EL0004)"):
+		// GE's error manager registering its codes at start: nothing failed.
+		return &Ignored{Meta: m, What: diag.IgnoreErrorCodeList}
 	case has("EL0004"):
 		r.What = MemErrReportEL0004
 		r.Code = "EL0004"

@@ -44,6 +44,8 @@ var Markers = []string{
 	"dev memory alloc",
 	"EL0004",
 	"devmm_mem_stats_show",
+	// models loaded into user memory (loadmem.go)
+	"WithMem",
 }
 
 // IsCandidate reports whether line carries one of the Markers.

@@ -102,6 +102,9 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 	case *gelog.MemRequest:
 		family = "memory-requests"
 		b.addMemRequest(r)
+	case *gelog.UserMemoryLoad:
+		family = "user-memory-load"
+		b.addUserMemoryLoad(r)
 	default:
 		return false
 	}

@@ -421,8 +421,14 @@ type AddressCheck struct {
 	// GraphID above is -1 for lines that name no graph (FFTS).
 	// Graph is the static graph the addresses were reconciled with, and
 	// Reconciled how many addresses had a compile-time offset to compare.
-	Graph      string    `json:"graph,omitempty"`
-	Reconciled int64     `json:"reconciled"`
+	Graph      string `json:"graph,omitempty"`
+	Reconciled int64  `json:"reconciled"`
+	// Unchecked counts the addresses that could not be checked, by
+	// reason (diag.Unchecked*: no-region-logged, user-memory, ...).
+	Unchecked map[string]int64 `json:"unchecked"`
+	// UserMemory: the process loaded a model into memory it allocated
+	// itself (aclmdlLoadFromFileWithMem), whose base GE does not print.
+	UserMemory bool      `json:"user_memory,omitempty"`
 	Rows       []AddrRow `json:"rows"`
 }
 
@@ -442,11 +448,13 @@ type AddrRow struct {
 	// Status: ok, invalid (outside its region), mismatch (inside, but not
 	// at the compile-time offset), unchecked (no region), null, failed.
 	Status string `json:"status"`
-	OM2    bool   `json:"om2,omitempty"`
-	Line   int64  `json:"line"`
-	File   int32  `json:"-"`
-	Path   string `json:"-"`
-	Addr   uint64 `json:"-"`
+	// Why an unchecked address was not checked (diag.Unchecked*).
+	Why  string `json:"why,omitempty"`
+	OM2  bool   `json:"om2,omitempty"`
+	Line int64  `json:"line"`
+	File int32  `json:"-"`
+	Path string `json:"-"`
+	Addr uint64 `json:"-"`
 	// Region is 1 + the index in Report.Regions of the region the address
 	// belongs to (0: none).
 	Region int `json:"-"`
