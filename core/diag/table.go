@@ -55,6 +55,7 @@ const (
 	IgnoreErrorPropagation   = "error-propagation"
 	IgnoreModelLoadTrace     = "model-load-trace"
 	IgnoreErrorCodeList      = "error-code-list"
+	IgnoreRuntimeMallocOK    = "runtime-malloc-ok"
 
 	// Why an operator address was not checked (address_checks[].unchecked).
 	UncheckedNoRegion   = "no-region-logged"
@@ -130,6 +131,7 @@ var table = []Reason{
 	{IgnoreFixedFeatureMemory, Ignored, Info, "Fixed feature memory handed to a model; counted by its malloc line.", ""},
 	{IgnoreAllocatorSetup, Ignored, Info, "Allocator set-up lines that allocate nothing.", ""},
 	{IgnoreRuntimeParams, Ignored, Info, "GE's InitRuntimeParams trace of a model being loaded (its sizes, no allocation).", ""},
+	{IgnoreRuntimeMallocOK, Ignored, Info, "The runtime's \"dev memory alloc ok\" after its request line: the request succeeded.", ""},
 	{IgnoreErrorCodeList, Ignored, Info, "GE's error manager naming an error code it knows (\"add error_code EL0004 success\"): nothing failed.", ""},
 	{IgnoreModelLoadTrace, Ignored, Info, "ACL's trace of a model load into user memory that carries no size.", ""},
 	{IgnoreErrorPropagation, Ignored, Info, "An assert that only passes a memory error up (\"Assert ((...) == ge::SUCCESS) failed\"); the error is reported from the line that says what failed.", ""},

@@ -94,6 +94,9 @@ var memErrMarkers = []string{
 
 const (
 	kernelDevmmFunc   = "devmm_mem_stats_show"
+	// kernelDevmmMarker: the kernel log's tag, "[devmm_mem_stats_show 74]";
+	// the 2023 plog's "[_devmm_mem_stats_show 152]" is another statement.
+	kernelDevmmMarker = "[" + kernelDevmmFunc
 	runtimeParamsFunc = "InitRuntimeParams"
 )
 
@@ -147,16 +150,21 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			r.Code = "errno=" + itoaMem(v)
 		}
 		return r
+	case has("dev memory alloc ok"):
+		// The request succeeded: the next request replaces it anyway.
+		return &Ignored{Meta: m, What: diag.IgnoreRuntimeMallocOK}
 	case has("dev memory alloc"):
+		// "size = N, type = T" (DDK 2019) or "size=N, type=T" (2020).
 		q := &MemRequest{Meta: m, MemType: -1}
 		v, ok := numAfter(msg, "size = ")
+		if !ok {
+			v, ok = numAfter(msg, "size=")
+		}
 		if !ok {
 			return Rejectf(m, line, missingOrCut(line, "size"), "\"size = <n>\" expected")
 		}
 		q.Size = v
-		if t, ok := numAfter(msg, "type = "); ok {
-			q.MemType = t
-		}
+		q.MemType = numOr(msg, "type = ", numOr(msg, "type=", -1))
 		return q
 	case has("Mem create failed"):
 		r.What = MemErrHalMemCreate

@@ -91,6 +91,12 @@ func TestMemErrForms(t *testing.T) {
 		{"DDK request",
 			"[INFO] RUNTIME:2018-01-02-03:04:05.006.007 321 rt/logger.cc:200 DevMalloc:dev memory alloc, size = 123456, type = 1 ",
 			"request tid=321 size=123456 type=1"},
+		{"2020 runtime request",
+			"[INFO] RUNTIME(8,p):2020-01-02-03:04:05.006.007 [runtime/feature/src/logger.cc:600]9 DevMalloc:dev memory alloc, size=4096, type=2",
+			"request tid=9 size=4096 type=2"},
+		{"2020 runtime request granted",
+			"[INFO] RUNTIME(8,p):2020-01-02-03:04:05.006.107 [runtime/feature/src/logger.cc:603]9 DevMalloc:dev memory alloc ok, size=4096, type=2, ptr=0x1000",
+			"ignored runtime-malloc-ok"},
 		{"DDK failure",
 			"[ERROR] RUNTIME:2018-01-02-03:04:05.106.007 321 rt/logger.cc:204 DevMalloc:dev memory alloc error, errno = 2 ",
 			`ddk-alloc-error form=ddk mod=RUNTIME fn=DevMalloc src=rt/logger.cc:204 pid=0 size=-1 exp=-1 act=-1 purpose="" dev=-1 type=-1 modid=-1 code=errno=2 reason=""`},
@@ -118,7 +124,7 @@ func TestMemErrForms(t *testing.T) {
 // The family's keys are Markers, or the candidate filter never shows the
 // lines to it.
 func TestMemErrMarkersAreMarkers(t *testing.T) {
-	for _, k := range append(slices.Clone(memErrMarkers), kernelDevmmFunc, runtimeParamsFunc) {
+	for _, k := range append(slices.Clone(memErrMarkers), kernelDevmmMarker, runtimeParamsFunc, userMemMarker) {
 		if !slices.Contains(Markers, k) {
 			t.Errorf("%q is not in Markers", k)
 		}

@@ -43,7 +43,7 @@ var Markers = []string{
 	"Mem_remote_map ioctl error",
 	"dev memory alloc",
 	"EL0004",
-	"devmm_mem_stats_show",
+	"[devmm_mem_stats_show",
 	// models loaded into user memory (loadmem.go)
 	"WithMem",
 }
