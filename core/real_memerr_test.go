@@ -185,3 +185,19 @@ func TestRealKernelDevmm(t *testing.T) {
 		}
 	}
 }
+
+// GE's InitRuntimeParams traces and its error manager naming EL0004 at
+// start are no memory errors.
+func TestRealNoMemoryErrors(t *testing.T) {
+	for _, f := range []string{"oam-2020-tf-host0.log", "oam-2021-acl-plog10043.log", "oam-2023-tf-plog370-debug.log"} {
+		t.Run(f, func(t *testing.T) {
+			rep := analyzeReal(t, f)
+			if len(rep.MemoryErrors) != 0 {
+				t.Errorf("%d memory errors, want 0: %+v", len(rep.MemoryErrors), rep.MemoryErrors[0])
+			}
+			if rep.DiagSummary["ignored:runtime-params"] != 1 {
+				t.Errorf("ignored:runtime-params = %d, want 1 (the INFO trace of the load)", rep.DiagSummary["ignored:runtime-params"])
+			}
+		})
+	}
+}

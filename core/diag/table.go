@@ -77,7 +77,7 @@ var table = []Reason{
 	{NegativeValue, Line, Warning, "A size or offset is negative.", checkLevel},
 	{BadField, Line, Warning, "A field has a shape no known GE version prints.", checkLevel},
 	{BadEnvelope, Line, Warning,
-		"A memory statement without a plog header ([LEVEL] MODULE(pid,name):time).",
+		"A memory statement without any envelope imas reads (a plog header [LEVEL] MODULE(pid,name):time, the driver's kernel log, the DDK logger, CANN's error report): often the tail of a line a copy wrapped.",
 		"Pass the plog files as GE wrote them, not text copied out of them."},
 	{Unrecognised, Line, Warning,
 		"The line carries a memory marker but its statement is not one imas knows.", checkLevel},
