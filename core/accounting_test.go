@@ -69,7 +69,7 @@ func TestRealLogsAccounting(t *testing.T) {
 				}
 				continue
 			}
-			ok := plog.Parse(line, &env)
+			ok := plog.ParseAny(line, &env)
 			switch r := gelog.Parse(&env, ok, line, gelog.Meta{Line: n}).(type) {
 			case *gelog.Ignored:
 				ignored++

@@ -125,7 +125,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 			l = l[:k-1]
 		}
 		r.candidates++
-		ok := plog.Parse(l, &env)
+		ok := plog.ParseAny(l, &env)
 		meta := gelog.Meta{File: file, Line: n, Unterminated: c.Unterminated && start+end+1 == len(data)}
 		rec := gelog.ParseInto(&env, ok, l, meta, &set)
 		it := item{time: gelog.M(rec).Time, line: n}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"imas/core/diag"
 	"imas/core/model"
 )
 
@@ -21,13 +22,16 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	for i := range rep.AddressChecks {
 		ac := &rep.AddressChecks[i]
 		ac.Checked, ac.Reconciled, ac.Invalid, ac.Mismatches = 0, 0, []model.BadAddress{}, nil
+		ac.Unchecked = map[string]int64{}
 		for j := range ac.Rows {
 			r := &ac.Rows[j]
+			r.Why = ""
 			switch {
 			case r.Status == "null" || r.Status == "failed": // set by the builder
 				continue
 			case r.Region == 0 || r.MemAddr == "":
-				r.Status = "unchecked"
+				r.Status, r.Why = "unchecked", uncheckedWhy(ac, r)
+				ac.Unchecked[r.Why]++
 				continue
 			}
 			reg := &rep.Regions[r.Region-1]
@@ -44,6 +48,9 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 				diags = append(diags, model.Diagnostic{Path: r.Path, Line: r.Line, Reason: "invalid-address",
 					Detail: fmt.Sprintf("graph_%d %s: %s is outside the %s region [%s, +%d)",
 						ac.GraphID, model.TensorKey(r.Name, r.Kind, r.Index), r.MemAddr, reg.Type, reg.Base, reg.Size)})
+			}
+			if !reconcilable(reg, r) {
+				continue
 			}
 			want, from := int64(0), ""
 			if reg.Graph != "" {
@@ -68,7 +75,58 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 			}
 		}
 	}
+	for i := range rep.AddressChecks {
+		ac := &rep.AddressChecks[i]
+		for _, why := range uncheckedOrder {
+			if n := ac.Unchecked[why]; n > 0 {
+				path, line := firstUnchecked(ac, why)
+				diags = append(diags, model.Diagnostic{Path: path, Line: line, Reason: why,
+					Detail: fmt.Sprintf("%d %s of graph_%d not checked", n, plural(n, "address", "addresses"), ac.GraphID)})
+			}
+		}
+	}
 	return diags
+}
+
+// uncheckedOrder lists the reasons an address is not checked, for the
+// diagnostics.
+var uncheckedOrder = []string{diag.UncheckedUserMemory, diag.UncheckedNoRegion, diag.UncheckedOnChip, diag.UncheckedNoAddress}
+
+// uncheckedWhy says why an address has no region to be checked against.
+func uncheckedWhy(ac *model.AddressCheck, r *model.AddrRow) string {
+	switch {
+	case r.MemAddr == "":
+		return diag.UncheckedNoAddress
+	case r.Type == "L1":
+		return diag.UncheckedOnChip
+	case ac.UserMemory && r.Type != "C" && r.Type != "V":
+		// The feature map is the user's; weights and variables are GE's.
+		return diag.UncheckedUserMemory
+	}
+	return diag.UncheckedNoRegion
+}
+
+func firstUnchecked(ac *model.AddressCheck, why string) (string, int64) {
+	for i := range ac.Rows {
+		if ac.Rows[i].Why == why {
+			return ac.Rows[i].Path, ac.Rows[i].Line
+		}
+	}
+	return "", 0
+}
+
+// reconcilable: address − base is compared with a compile-time offset only
+// for operator addresses in feature-map regions; weights, variables and
+// the load-time copies have no planned offset in the logs.
+func reconcilable(reg *model.Region, r *model.AddrRow) bool {
+	if reg.Type == "W" || reg.Type == "V" {
+		return false
+	}
+	switch r.Statement {
+	case "InitConstant", "Init FileConstant", "CopyPlainData", "CopyTransData":
+		return false
+	}
+	return true
 }
 
 type staticKey struct {
@@ -389,4 +447,11 @@ func baseName(g string) string {
 		return g[:i]
 	}
 	return g
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

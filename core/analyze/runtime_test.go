@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"imas/core/diag"
 	"imas/core/model"
 )
 
@@ -160,8 +161,11 @@ func TestCheckAddresses(t *testing.T) {
 	if ac.Checked != 5 || ac.Reconciled != 2 || len(ac.Invalid) != 1 || len(ac.Mismatches) != 2 || ac.Graph != "net_1" {
 		t.Errorf("check %+v", ac)
 	}
-	if len(diags) != 3 {
-		t.Errorf("%d diagnostics, want 3 (two mismatches, one invalid): %+v", len(diags), diags)
+	if len(diags) != 4 || diags[3].Reason != diag.UncheckedNoRegion {
+		t.Errorf("%d diagnostics, want 4 (two mismatches, one invalid, the constant without a weight region): %+v", len(diags), diags)
+	}
+	if ac.Unchecked[diag.UncheckedNoRegion] != 1 || len(ac.Unchecked) != 1 || ac.Rows[5].Why != diag.UncheckedNoRegion {
+		t.Errorf("unchecked %v, row %+v; want the constant, no region logged", ac.Unchecked, ac.Rows[5])
 	}
 	if m := ac.Mismatches[0]; m.Address != 3584 || m.Compiled != 3072 || m.From != "static" {
 		t.Errorf("mismatch %+v", m)

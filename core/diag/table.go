@@ -23,6 +23,8 @@ const (
 	BombLimit      = "bomb-limit"
 	NestingLimit   = "nesting-limit"
 	DuplicateInput = "duplicate-input"
+	LinkSkipped    = "link-skipped"
+	BrokenLink     = "broken-link"
 
 	// Findings of the model and the analyses.
 	UnhandledRecord       = "unhandled-record"
@@ -35,6 +37,7 @@ const (
 	AddressOffsetMismatch = "address-offset-mismatch"
 	DiagnosticsTruncated  = "diagnostics-truncated"
 	DuplicateEvent        = "duplicate-event"
+	MemoryError           = "memory-error"
 
 	// Ignore rules (counted as "ignored:NAME").
 	IgnoreReuseResult        = "reuse-result"
@@ -54,6 +57,17 @@ const (
 	IgnoreAllocatorLifecycle = "allocator-lifecycle"
 	IgnoreMemoryKeyMiss      = "memory-key-miss"
 	IgnoreCachingBins        = "caching-allocator-bins"
+	IgnoreRuntimeParams      = "runtime-params"
+	IgnoreErrorPropagation   = "error-propagation"
+	IgnoreModelLoadTrace     = "model-load-trace"
+	IgnoreErrorCodeList      = "error-code-list"
+	IgnoreRuntimeMallocOK    = "runtime-malloc-ok"
+
+	// Why an operator address was not checked (address_checks[].unchecked).
+	UncheckedNoRegion   = "no-region-logged"
+	UncheckedUserMemory = "user-memory"
+	UncheckedOnChip     = "on-chip-buffer"
+	UncheckedNoAddress  = "no-address"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
@@ -69,7 +83,7 @@ var table = []Reason{
 	{NegativeValue, Line, Warning, "A size or offset is negative.", checkLevel},
 	{BadField, Line, Warning, "A field has a shape no known GE version prints.", checkLevel},
 	{BadEnvelope, Line, Warning,
-		"A memory statement without a plog header ([LEVEL] MODULE(pid,name):time).",
+		"A memory statement without any envelope imas reads (a plog header [LEVEL] MODULE(pid,name):time, the driver's kernel log, the DDK logger, CANN's error report): often the tail of a line a copy wrapped.",
 		"Pass the plog files as GE wrote them, not text copied out of them."},
 	{Unrecognised, Line, Warning,
 		"The line carries a memory marker but its statement is not one imas knows.", checkLevel},
@@ -88,6 +102,8 @@ var table = []Reason{
 		"If the archive is genuine, raise the limits with -max-expand / -max-ratio or IMAS_MAX_EXPAND / IMAS_MAX_RATIO."},
 	{NestingLimit, Input, Warning, "Archives nested too deeply; the innermost was read as text.", ""},
 	{DuplicateInput, Input, Info, "The same text was given twice (e.g. a file and its .gz); the copy was skipped.", ""},
+	{LinkSkipped, Input, Info, "A symbolic link inside a folder leads to a folder that is being read (a loop) or was read already; it was not followed again.", ""},
+	{BrokenLink, Input, Warning, "A symbolic link inside a folder points to nothing (or to something imas may not read); skipped.", "Check the link's target."},
 
 	{UnhandledRecord, Finding, Error, "A parsed record the model has no place for.", "Please report it: this is a bug in imas."},
 	{OrphanRecord, Finding, Warning, "A statement that belongs to a graph came before any graph was started.", "Pass the plog files from the process's start."},
@@ -97,8 +113,17 @@ var table = []Reason{
 	{LoggedMismatch, Finding, Warning, "GE's logged memory size differs from the one the rows give.", ""},
 	{InvalidAddress, Finding, Error, "An operator address lies outside the region it must be in.", "Check the model load; this can corrupt data."},
 	{AddressOffsetMismatch, Finding, Warning, "An operator's address minus its region base differs from its planned offset.", ""},
+	{UncheckedNoRegion, Finding, Info,
+		"Operator addresses of a graph whose region (feature map, weights, variables) the logs do not give: they cannot be checked. One diagnostic per graph says how many.",
+		"Pass the debug plog of the model load (INFO level): GE prints the region bases there."},
+	{UncheckedUserMemory, Finding, Info,
+		"Operator addresses of a model loaded into user memory (aclmdlLoadFromFileWithMem and the like): GE prints no base for that memory, so they cannot be checked.", ""},
+	{UncheckedOnChip, Finding, Info, "L1 (on-chip buffer) addresses: they lie in no device memory region.", ""},
+	{UncheckedNoAddress, Finding, Info, "Address lines that print no address (the 2020 CopyTransData form).", ""},
 	{DiagnosticsTruncated, Finding, Info, "More diagnostics than the report keeps; the counts are complete, the list is not.", ""},
 	{DuplicateEvent, Finding, Info, "A statement printed in both the run and the debug plog was counted once.", ""},
+	{MemoryError, Finding, Error, "A memory request was refused (out of memory, a driver mapping error, or GE's load-time size check); memory_errors has what was asked, by whom, when, and the device memory before it.",
+		"Free device memory (other processes, smaller batch or model), or check the size GE asked for against the device's."},
 
 	{IgnoreReuseResult, Ignored, Info, "Reuse summaries of assigners GE did not choose.", ""},
 	{IgnoreAtomicNote, Ignored, Info, "Notes on atomic-clean nodes that carry no size.", ""},
@@ -117,4 +142,9 @@ var table = []Reason{
 	{IgnoreAllocatorLifecycle, Ignored, Info, "MemoryAllocator::Initialize and ::Finalize: an allocator starts or stops; nothing is allocated or freed.", ""},
 	{IgnoreMemoryKeyMiss, Ignored, Info, "MemoryAllocator::GetMemoryAddr found no block for a memory key; GE then allocates one, which its own malloc line records.", ""},
 	{IgnoreCachingBins, Ignored, Info, "The caching allocator giving its cached free blocks back (\"Free block bins.\"); the line names no block and no size.", ""},
+	{IgnoreRuntimeParams, Ignored, Info, "GE's InitRuntimeParams trace of a model being loaded (its sizes, no allocation).", ""},
+	{IgnoreRuntimeMallocOK, Ignored, Info, "The runtime's \"dev memory alloc ok\" after its request line: the request succeeded.", ""},
+	{IgnoreErrorCodeList, Ignored, Info, "GE's error manager naming an error code it knows (\"add error_code EL0004 success\"): nothing failed.", ""},
+	{IgnoreModelLoadTrace, Ignored, Info, "ACL's trace of a model load into user memory that carries no size.", ""},
+	{IgnoreErrorPropagation, Ignored, Info, "An assert that only passes a memory error up (\"Assert ((...) == ge::SUCCESS) failed\"); the error is reported from the line that says what failed.", ""},
 }

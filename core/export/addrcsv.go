@@ -81,6 +81,9 @@ func WriteAddrCSV(w io.Writer, rep *model.Report) error {
 		if ac.Graph != "" {
 			c.KV("graph", ac.Graph)
 		}
+		for _, why := range sortedKeys(ac.Unchecked) {
+			c.KI("unchecked "+why, ac.Unchecked[why])
+		}
 		c.End()
 	}
 	return c.Flush()
@@ -128,6 +131,9 @@ func addrRow(c *csvWriter, rep *model.Report, r *model.AddrRow, compiled map[int
 	}
 	if r.Region > 0 && r.MemAddr != "" {
 		c.KI("offset", int64(r.Addr)-int64(rep.Regions[r.Region-1].Addr))
+	}
+	if r.Why != "" {
+		c.KV("unchecked", r.Why)
 	}
 	if r.Status == "invalid" || r.Status == "mismatch" {
 		c.KV("status", r.Status)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,7 @@ func writeGraphFindings(w io.Writer, g *model.Graph) {
 // address outside its region. It returns how many findings it wrote.
 func WriteCheck(w io.Writer, rep *model.Report) (int, error) {
 	bw := bufio.NewWriter(w)
+	memErrs := writeMemoryErrors(bw, rep)
 	conflicts, cgraphs := 0, 0
 	for _, g := range rep.Graphs {
 		if len(g.Conflicts) == 0 {
@@ -60,8 +62,12 @@ func WriteCheck(w io.Writer, rep *model.Report) (int, error) {
 		}
 	}
 	invalid, agraphs, checked := 0, 0, int64(0)
+	unchecked := map[string]int64{}
 	for _, a := range rep.AddressChecks {
 		checked += a.Checked
+		for why, n := range a.Unchecked {
+			unchecked[why] += n
+		}
 		if len(a.Invalid) == 0 {
 			continue
 		}
@@ -82,11 +88,14 @@ func WriteCheck(w io.Writer, rep *model.Report) (int, error) {
 		fmt.Fprintf(bw, "%d reuse %s in %d of %d graphs", conflicts, plural(conflicts, "conflict", "conflicts"), cgraphs, len(rep.Graphs))
 	}
 	if invalid == 0 {
-		fmt.Fprintf(bw, ", no invalid addresses (%d checked)\n", checked)
+		fmt.Fprintf(bw, ", no invalid addresses (%d checked%s)\n", checked, UncheckedText(unchecked))
 	} else {
-		fmt.Fprintf(bw, ", %d invalid %s of %d checked\n", invalid, plural(invalid, "address", "addresses"), checked)
+		fmt.Fprintf(bw, ", %d invalid %s of %d checked%s\n", invalid, plural(invalid, "address", "addresses"), checked, UncheckedText(unchecked))
 	}
-	return conflicts + invalid, bw.Flush()
+	if memErrs > 0 {
+		fmt.Fprintf(bw, "check: %d memory %s (see above)\n", memErrs, plural(memErrs, "error", "errors"))
+	}
+	return memErrs + conflicts + invalid, bw.Flush()
 }
 
 func plural(n int, one, many string) string {
@@ -185,3 +194,29 @@ func splitKey(key string) (node, tensor string) {
 
 // mdCell escapes a markdown table cell.
 func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// UncheckedText is ", N not checked: R1 n1, R2 n2" for the addresses that
+// had no region to be checked against, by reason; "" when there are none.
+func UncheckedText(unchecked map[string]int64) string {
+	var total int64
+	var parts []string
+	for _, why := range sortedKeys(unchecked) {
+		total += unchecked[why]
+		parts = append(parts, fmt.Sprintf("%s %d", why, unchecked[why]))
+	}
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d not checked: %s", total, strings.Join(parts, ", "))
+}
+
+func sortedKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k, n := range m {
+		if n > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

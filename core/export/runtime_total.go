@@ -135,6 +135,9 @@ func writeDevmm(w *bufio.Writer, rep *model.Report) {
 			if d.LeakHint {
 				w.WriteString(" [not all freed at exit]")
 			}
+			if d.Periodic {
+				w.WriteString(" [kernel log, while running]")
+			}
 			w.WriteString("\n")
 		}
 	}

@@ -12,6 +12,7 @@ import (
 // sections.
 func WriteTotal(w io.Writer, rep *model.Report) error {
 	bw := bufio.NewWriter(w)
+	writeMemoryErrors(bw, rep)
 	for _, g := range rep.Graphs {
 		bw.WriteString(SummaryLine(g))
 		bw.WriteString("\n")

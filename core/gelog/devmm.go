@@ -35,6 +35,9 @@ type DevmmStat struct {
 	Cached   int64 // Cached_size lines
 	IsCached bool
 	Total    int64 // DEV_PROC_MEM total_size
+	// Periodic: printed while the process runs (the kernel log's table),
+	// not at its exit, so memory still allocated is no leak hint.
+	Periodic bool
 }
 
 func init() {

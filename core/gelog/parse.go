@@ -36,6 +36,20 @@ var Markers = []string{
 	"_devmm_mem_stats_show",
 	"zero_copy_memory is ",
 	"zero_copy_mem_size",
+	// memory errors (memerr.go)
+	"Mem create failed",
+	"halMemCreate failed",
+	"halMemAlloc failed",
+	"ErrCode=207001",
+	"result = 207001",
+	"InitRuntimeParams",
+	"Call rtMalloc fail",
+	"Mem_remote_map ioctl error",
+	"dev memory alloc",
+	"EL0004",
+	"[devmm_mem_stats_show",
+	// models loaded into user memory (loadmem.go)
+	"WithMem",
 }
 
 // IsCandidate reports whether line carries one of the Markers.

@@ -176,19 +176,26 @@ func TestNestingLimit(t *testing.T) {
 
 // A directory is read file by file; what is not a regular file is named,
 // not silently dropped, and links are not followed.
-func TestFromPathsSkipsLinksVisibly(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.log"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
+// A link inside a folder is followed; one to something that is not a
+// regular file or folder is named, not read.
+func TestFromPathsLinksInFolders(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	for _, p := range []string{filepath.Join(dir, "a.log"), filepath.Join(elsewhere, "b.log")} {
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link.log")); err != nil {
+	if err := os.Symlink(filepath.Join(elsewhere, "b.log"), filepath.Join(dir, "link.log")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
+	if err := os.Symlink("/dev/null", filepath.Join(dir, "null.log")); err != nil {
+		t.Fatal(err)
+	}
 	srcs, diags := FromPaths([]string{dir})
-	if len(srcs) != 1 || srcs[0].Name != filepath.Join(dir, "a.log") {
+	if len(srcs) != 2 || srcs[0].Name != filepath.Join(dir, "a.log") || srcs[1].Name != filepath.Join(dir, "link.log") {
 		t.Errorf("sources %v", srcs)
 	}
-	if len(diags) != 1 || diags[0].Path != filepath.Join(dir, "link.log") || diags[0].Reason != "unreadable" {
-		t.Errorf("diagnostics %+v, want the link named", diags)
+	if len(diags) != 1 || diags[0].Path != filepath.Join(dir, "null.log") || diags[0].Reason != "unreadable" {
+		t.Errorf("diagnostics %+v, want the device link named", diags)
 	}
 }

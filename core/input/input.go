@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -111,24 +110,8 @@ func FromPaths(paths []string) ([]Source, []Diag) {
 			continue
 		}
 		if st.IsDir() {
-			var files []string
-			werr := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-				if err != nil {
-					diags = append(diags, Diag{Path: q, Reason: "unreadable", Detail: err.Error()})
-					return nil
-				}
-				switch {
-				case d.Type().IsRegular():
-					files = append(files, q)
-				case !d.IsDir():
-					// Links are not followed (they may point anywhere, or loop).
-					diags = append(diags, Diag{Path: q, Reason: "unreadable", Detail: "not a regular file (" + d.Type().String() + "); skipped"})
-				}
-				return nil
-			})
-			if werr != nil {
-				diags = append(diags, Diag{Path: p, Reason: "unreadable", Detail: werr.Error()})
-			}
+			files, d := walkFolder(p, st)
+			diags = append(diags, d...)
 			sort.Strings(files)
 			for _, f := range files {
 				out = append(out, FileSource(f))

@@ -42,6 +42,8 @@ type Builder struct {
 
 	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
+	// memErrs groups memory-error statements (build_memerr.go).
+	memErrs *memErrState
 
 	// SummaryOnly drops what only the detail analyses read: operator
 	// address rows (the address checks of "imas report") are parsed and

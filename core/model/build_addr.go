@@ -16,6 +16,8 @@ type addrState struct {
 	cur    map[regionKey]int // latest region (index in Report.Regions)
 	checks map[addrKey]*AddressCheck
 	order  []*AddressCheck
+	// userMem: processes that loaded a model into user memory.
+	userMem map[int64]bool
 }
 
 type regionKey struct {
@@ -28,6 +30,7 @@ type addrKey struct{ pid, gid int64 }
 func (s *addrState) init() {
 	s.cur = map[regionKey]int{}
 	s.checks = map[addrKey]*AddressCheck{}
+	s.userMem = map[int64]bool{}
 }
 
 // RegionClass is the address type letter of model_utils' NodeMemInfo
@@ -49,15 +52,24 @@ func RegionClass(typ string, memtype int64) string {
 	return "F"
 }
 
-// addressClass is the region class an operator address type is checked
-// against; "" when GE prints no region for it (constants, variables, L1).
+// addressClass is the region class an address type is checked against:
+// its own for the feature-map classes, the weight region (W) for
+// constants (C), the variable region (V) for variables; "" for L1, which
+// is on chip.
 func addressClass(typ string) string {
 	switch typ {
-	case "F", "P", "H", "S":
+	case "F", "P", "H", "S", "V":
 		return typ
+	case "C":
+		return "W"
 	}
 	return ""
 }
+
+// anyGraph is the graph id of a process-wide region key: variables belong
+// to the session, so a variable address of a graph without its own V
+// region is checked against the process's latest one.
+const anyGraph = -2
 
 func (b *Builder) addRegion(r *gelog.Region) {
 	s := &b.o().addr
@@ -81,7 +93,25 @@ func (b *Builder) addRegion(r *gelog.Region) {
 		reg.Hint = in.inst
 	}
 	b.R.Regions = append(b.R.Regions, reg)
-	s.cur[regionKey{r.PID, r.GraphID, RegionClass(r.Type, r.MemType)}] = len(b.R.Regions) - 1
+	c := regionClassOf(&reg)
+	s.cur[regionKey{r.PID, r.GraphID, c}] = len(b.R.Regions) - 1
+	if c == "V" {
+		s.cur[regionKey{r.PID, anyGraph, c}] = len(b.R.Regions) - 1
+	}
+}
+
+// regionClassOf is the class of addresses a region holds. The virtual
+// address range that ReserveVirtualMemory reserves for an expandable pool
+// is a V region too, but holds no variables: it checks no address.
+func regionClassOf(g *Region) string {
+	if g.Statement == "ReserveVirtualMemory" {
+		return "reserved"
+	}
+	return RegionClass(g.Type, g.MemType)
+}
+
+func (b *Builder) addUserMemoryLoad(r *gelog.UserMemoryLoad) {
+	b.o().addr.userMem[r.PID] = true
 }
 
 func (b *Builder) addAddress(r *gelog.OpAddress) {
@@ -97,8 +127,10 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 		return
 	}
 	region := 0
-	if c := addressClass(r.Type); c != "" && isOperatorAddress(r.Statement) {
+	if c := addressClass(r.Type); c != "" {
 		if i, ok := s.cur[regionKey{r.PID, r.GraphID, c}]; ok {
+			region = i + 1
+		} else if i, ok := s.cur[regionKey{r.PID, anyGraph, c}]; ok {
 			region = i + 1
 		}
 	}
@@ -114,7 +146,7 @@ func setAddrRow(w *AddrRow, r *gelog.OpAddress, name, opType, path string, regio
 	w.Statement, w.Type, w.Name, w.OpType = r.Statement, r.Type, name, opType
 	w.Kind, w.Variant, w.Index, w.Offset, w.Size, w.OM2 = r.Kind, r.Variant, r.Index, r.Offset, r.Size, r.OM2
 	w.Line, w.File, w.Path, w.Region = r.Line, r.File, path, region
-	w.DataSize, w.Addr, w.MemAddr, w.Status = 0, 0, "", ""
+	w.DataSize, w.Addr, w.MemAddr, w.Status, w.Why = 0, 0, "", "", ""
 	if r.DataSize >= 0 {
 		w.DataSize = r.DataSize
 	}
@@ -127,16 +159,6 @@ func setAddrRow(w *AddrRow, r *gelog.OpAddress, name, opType, path string, regio
 	case r.Null:
 		w.Status = "null"
 	}
-}
-
-// isOperatorAddress tells operator addresses (checked against their
-// region) from constant and input copies.
-func isOperatorAddress(statement string) bool {
-	switch statement {
-	case "graph", "GetInputDataAddrs", "GetOutputDataAddrs", "GetWorkspaceDataAddrs", "get failed":
-		return true
-	}
-	return false
 }
 
 func (b *Builder) finishAddresses() {
@@ -164,18 +186,27 @@ func (b *Builder) finishAddresses() {
 		}
 	}
 	last := map[regionKey]int{}
-	for i, g := range r.Regions {
-		last[regionKey{pidInt(g.PID), g.GraphID, RegionClass(g.Type, g.MemType)}] = i
+	for i := range r.Regions {
+		g := &r.Regions[i]
+		c := regionClassOf(g)
+		last[regionKey{pidInt(g.PID), g.GraphID, c}] = i
+		if c == "V" {
+			last[regionKey{pidInt(g.PID), anyGraph, c}] = i
+		}
 	}
 	r.AddressChecks = make([]AddressCheck, 0, len(s.order))
 	for _, ac := range s.order {
 		pid := pidInt(ac.PID)
+		ac.UserMemory = s.userMem[pid]
 		for i := range ac.Rows {
 			row := &ac.Rows[i]
-			if row.Region != 0 || !isOperatorAddress(row.Statement) {
+			c := addressClass(row.Type)
+			if row.Region != 0 || c == "" {
 				continue
 			}
-			if j, ok := last[regionKey{pid, ac.GraphID, addressClass(row.Type)}]; ok {
+			if j, ok := last[regionKey{pid, ac.GraphID, c}]; ok {
+				row.Region = j + 1
+			} else if j, ok := last[regionKey{pid, anyGraph, c}]; ok {
 				row.Region = j + 1
 			}
 		}

@@ -19,7 +19,7 @@ func (b *Builder) addDevmm(r *gelog.DevmmStat) {
 	k := devmmKey{r.PID, r.MemType, r.Device, r.Module}
 	d := Devmm{PID: pidString(r.PID), MemType: b.Intern(r.MemType), Module: b.Intern(r.Module), Device: r.Device,
 		ModuleID: r.ModuleID, Peak: r.Peak, Current: r.Current, AllocCnt: r.AllocCnt, FreeCnt: r.FreeCnt,
-		Cached: r.Cached, Total: r.Total, Line: r.Line}
+		Cached: r.Cached, Total: r.Total, Line: r.Line, Periodic: r.Periodic}
 	if i, ok := o.devmm[k]; ok {
 		b.R.Devmm[i] = d
 		return

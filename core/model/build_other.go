@@ -111,11 +111,20 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 		family = "devmm"
 		b.addDevmm(r)
 		o.runFiles[m.File] = true
+	case *gelog.MemError:
+		family = "memory-errors"
+		b.addMemError(r)
+	case *gelog.MemRequest:
+		family = "memory-requests"
+		b.addMemRequest(r)
+	case *gelog.UserMemoryLoad:
+		family = "user-memory-load"
+		b.addUserMemoryLoad(r)
 	default:
 		return false
 	}
 	o.families[family]++
-	if family != "devmm" {
+	if family != "devmm" && family != "memory-errors" && family != "memory-requests" {
 		if m.Event {
 			o.eventLines++
 		} else {
@@ -139,6 +148,7 @@ func (b *Builder) finishOther() {
 	}
 	sort.SliceStable(r.Devmm, func(i, j int) bool { return pidLess(r.Devmm[i].PID, r.Devmm[j].PID) })
 	b.finishSanity()
+	b.finishMemErrors()
 }
 
 func pidString(pid int64) string { return strconv.FormatInt(pid, 10) }

@@ -14,6 +14,7 @@ type Report struct {
 	Schema        string           `json:"schema"`
 	Tool          string           `json:"tool,omitempty"`
 	Inputs        Inputs           `json:"inputs"`
+	MemoryErrors  []*MemoryError   `json:"memory_errors"`
 	Diagnostics   []Diagnostic     `json:"diagnostics"`
 	Sanity        *Sanity          `json:"sanity,omitempty"`
 	Graphs        []*Graph         `json:"graphs"`
@@ -422,8 +423,14 @@ type AddressCheck struct {
 	// GraphID above is -1 for lines that name no graph (FFTS).
 	// Graph is the static graph the addresses were reconciled with, and
 	// Reconciled how many addresses had a compile-time offset to compare.
-	Graph      string    `json:"graph,omitempty"`
-	Reconciled int64     `json:"reconciled"`
+	Graph      string `json:"graph,omitempty"`
+	Reconciled int64  `json:"reconciled"`
+	// Unchecked counts the addresses that could not be checked, by
+	// reason (diag.Unchecked*: no-region-logged, user-memory, ...).
+	Unchecked map[string]int64 `json:"unchecked"`
+	// UserMemory: the process loaded a model into memory it allocated
+	// itself (aclmdlLoadFromFileWithMem), whose base GE does not print.
+	UserMemory bool      `json:"user_memory,omitempty"`
 	Rows       []AddrRow `json:"rows"`
 }
 
@@ -443,11 +450,13 @@ type AddrRow struct {
 	// Status: ok, invalid (outside its region), mismatch (inside, but not
 	// at the compile-time offset), unchecked (no region), null, failed.
 	Status string `json:"status"`
-	OM2    bool   `json:"om2,omitempty"`
-	Line   int64  `json:"line"`
-	File   int32  `json:"-"`
-	Path   string `json:"-"`
-	Addr   uint64 `json:"-"`
+	// Why an unchecked address was not checked (diag.Unchecked*).
+	Why  string `json:"why,omitempty"`
+	OM2  bool   `json:"om2,omitempty"`
+	Line int64  `json:"line"`
+	File int32  `json:"-"`
+	Path string `json:"-"`
+	Addr uint64 `json:"-"`
 	// Region is 1 + the index in Report.Regions of the region the address
 	// belongs to (0: none).
 	Region int `json:"-"`
@@ -579,7 +588,10 @@ type Devmm struct {
 	Total    int64 `json:"total_size,omitempty"` // DEV_PROC_MEM lines
 	// LeakHint: memory still allocated when the driver printed the stats
 	// at exit (current ≠ 0, or alloc_cnt ≠ free_cnt).
-	LeakHint bool  `json:"leak_hint"`
+	LeakHint bool `json:"leak_hint"`
+	// Periodic: from the kernel log's table, printed while the process
+	// runs; no leak hint then.
+	Periodic bool  `json:"periodic,omitempty"`
 	Line     int64 `json:"line"`
 }
 

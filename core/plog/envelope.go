@@ -23,10 +23,16 @@ type Envelope struct {
 	Alloc  []byte // "allocator_2" / "rts_allocator_1" tag (E3), without brackets
 	Func   []byte // function token, may contain "::"
 	Msg    []byte // message after "Func:"; for lines without a function token, the body
+	// Form is the envelope reader that read the line: FormPlog for plog
+	// lines, another Form for the non-plog forms of other.go.
+	Form Form
 
 	// times is kept from one Parse to the next: the lines of a log share
 	// their date, hour and minute for long runs.
 	times timeCache
+	// report is kept from one ParseAny to the next: the process and time
+	// of the latest error-report header, for the report's later lines.
+	report reportState
 }
 
 // levels known to the CANN logger; the prefix search uses them to tolerate
@@ -38,8 +44,8 @@ var levels = [][]byte{[]byte("[INFO] "), []byte("[DEBUG] "), []byte("[WARNING] "
 // A line whose header is damaged still yields as much as could be read; the
 // message is then the rest of the line after the last header field read.
 func Parse(line []byte, e *Envelope) bool {
-	times := e.times
-	*e = Envelope{TID: -1, times: times}
+	times, report := e.times, e.report
+	*e = Envelope{TID: -1, times: times, report: report}
 	start := 0
 	if len(line) == 0 || line[0] != '[' || !isLevelAt(line, 0) {
 		// Tolerate a prefix such as grep's "file:line:" within the first 512 bytes.
@@ -89,7 +95,13 @@ func Parse(line []byte, e *Envelope) bool {
 		return false
 	}
 	e.PName = p[:end]
-	p = p[end+2:]
+	return e.parseBody(line, p[end+2:])
+}
+
+// parseBody reads what follows "MODULE(pid,pname):" in a plog line: the
+// time, [file:line], key/value groups, the tid, the allocator tag and
+// "Func:msg".
+func (e *Envelope) parseBody(line, p []byte) bool {
 	// Timestamp up to the next space.
 	sp := bytes.IndexByte(p, ' ')
 	if sp < 0 {

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"imas/core/gelog"
+
 	"bytes"
 	"strings"
 	"testing"
@@ -81,4 +83,20 @@ func TestPlanTeddyAvoidsFrequentPairs(t *testing.T) {
 		return
 	}
 	t.Fatal("no Free block marker")
+}
+
+// The Teddy plan counts the byte pairs of all markers in a fixed table.
+func TestMarkerPairsFit(t *testing.T) {
+	seen := map[int]bool{}
+	for _, m := range gelog.Markers {
+		if len(m) < teddyWindow {
+			t.Errorf("marker %q is shorter than the Teddy window", m)
+		}
+		for i := 0; i+1 < len(m); i++ {
+			seen[pairIndex(m[i], m[i+1])] = true
+		}
+	}
+	if len(seen) >= maxMarkerPairs {
+		t.Errorf("%d distinct marker byte pairs; the table holds %d", len(seen), maxMarkerPairs-1)
+	}
 }

@@ -210,7 +210,7 @@ func TestTruthConsistency(t *testing.T) {
 			}
 			keys := []string{"profile", "seed", "graphs", "variables", "malloc", "regions", "addresses", "pools", "devmm", "files", "imas_lines"}
 			if name == "hostile" {
-				keys = append(keys, "injections")
+				keys = append(keys, "injections", "memory_errors")
 			}
 			if len(m) != len(keys) {
 				t.Errorf("truth.json keys %d, want %v", len(m), keys)

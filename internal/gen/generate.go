@@ -317,6 +317,9 @@ func (p *proc) run() {
 	if spec.Pools > 0 || spec.PhysPages > 0 {
 		p.pools()
 	}
+	if spec.MemErrors > 0 {
+		p.memErrors(spec.MemErrors)
+	}
 	p.hostileNow(true)
 	p.noiseN(10 + p.r.intn(20))
 	if spec.Devmm != DevmmNone {

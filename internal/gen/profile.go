@@ -70,6 +70,7 @@ type ProcessSpec struct {
 	EventDup   bool // GEEVENT lines twice: run-log copy and debug copy within 2 ms
 	RunLogFile bool // run-log copies (and devmm) go to run/plog/, debug lines to debug/plog/
 	Hostile    Hostile
+	MemErrors  int // failed memory requests written at the end (memerr.go)
 }
 
 // Hostile lists the hostile injections of one process.
@@ -134,7 +135,7 @@ func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 		p = Profile{Name: name, Seed: 105, NoiseRatio: 0.8, Processes: []ProcessSpec{
 			{PID: 31001, Generation: Gen2025, Graphs: 3, Ops: 30, Streams: 2, P2P: 0.5, Continuous: 0.6, Inplace: 0.05,
 				Atomic: 2, Variables: 5, Sessions: 1, Mallocs: true, Load: true, Addresses: 20, BadAddrs: 1,
-				EventDup: true, RunLogFile: true, Devmm: DevmmNew,
+				EventDup: true, RunLogFile: true, Devmm: DevmmNew, MemErrors: 3,
 				Hostile: Hostile{CRLF: true, CutUsed: 3, Binary: 3, LongLines: 1,
 					FormulaNames: []string{"=cmd|' /C calc'!A0", "<img src=x onerror=alert(1)>", "+SUM(1,2)"}}},
 			{PID: 31002, Generation: Gen2021, Graphs: 4, Ops: 30, Streams: 1, P2P: 0.5, Continuous: 0.6, Inplace: 0.05,

@@ -29,6 +29,9 @@ type Truth struct {
 	// profile only; absent from truth.json when empty, so the other
 	// profiles keep the sample schema exactly).
 	Injections []Injection `json:"injections,omitempty"`
+	// MemErrors lists the memory errors written (memerr.go; absent when
+	// none, as Injections).
+	MemErrors []MemErrTruth `json:"memory_errors,omitempty"`
 
 	// Generations maps each pid to the log generation it was written in
 	// (not part of truth.json).

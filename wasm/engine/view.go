@@ -65,7 +65,7 @@ const (
 
 // typedKeys are the report fields View.Report carries; Sections has the rest.
 var typedKeys = map[string]bool{"schema": true, "tool": true, "diagnostics": true, "graphs": true,
-	"sanity": true, "diagnostic_counts": true}
+	"sanity": true, "diagnostic_counts": true, "memory_errors": true}
 
 // View returns the trimmed view of slot.
 func (s *Session) View(slot string) (*View, error) {
@@ -78,7 +78,7 @@ func (s *Session) View(slot string) (*View, error) {
 	full := run.Report
 	rep := &model.Report{Schema: full.Schema, Tool: full.Tool, Inputs: full.Inputs, Sanity: full.Sanity,
 		DeviceMalloc: full.DeviceMalloc, Devmm: full.Devmm, DiagSummary: full.DiagSummary,
-		Diagnostics: head(full.Diagnostics, CapDiagnostics)}
+		Diagnostics: head(full.Diagnostics, CapDiagnostics), MemoryErrors: head(full.MemoryErrors, CapList)}
 	rep.Inputs.Files = head(rep.Inputs.Files, CapList)
 	rep.Inputs.Duplicates = head(rep.Inputs.Duplicates, CapList)
 	v := &View{Slot: slot, Report: rep, Diags: len(full.Diagnostics), Inputs: run.Inputs,

@@ -1,0 +1,65 @@
+package pagetest
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"imas/internal/gen"
+)
+
+// TestMemoryErrorsCard: logs with failed memory requests open the results
+// with the memory-errors card, one row per error, above the overview.
+func TestMemoryErrorsCard(t *testing.T) {
+	dir := t.TempDir()
+	p, err := gen.ProfileByName("hostile", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := gen.Generate(p, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range truth.Files {
+		files = append(files, filepath.Join(dir, f.Name))
+	}
+	b := newTab(t, 90*time.Second)
+	b.open(t, "")
+	b.load(t, 1, files...)
+	var got struct {
+		Count, Rows int
+		First       bool
+		Sizes       []string
+	}
+	b.eval(t, `(() => {
+		const s = document.querySelector('section.memory-errors');
+		const o = document.querySelector('section.overview');
+		return {Count: s ? +s.dataset.count : -1,
+			Rows: s ? s.querySelectorAll('tr[data-memory-error]').length : -1,
+			First: !!(s && o && (s.compareDocumentPosition(o) & Node.DOCUMENT_POSITION_FOLLOWING)),
+			Sizes: s ? [...s.querySelectorAll('td[data-field="size"]')].map(td => td.dataset.value) : []};
+	})()`, &got)
+	if got.Count != len(truth.MemErrors) || got.Rows != len(truth.MemErrors) || !got.First {
+		t.Errorf("card: count %d, rows %d, before the overview %v; want %d errors first", got.Count, got.Rows, got.First, len(truth.MemErrors))
+	}
+	for i, w := range truth.MemErrors {
+		if i < len(got.Sizes) && got.Sizes[i] != itoa64(w.Size) {
+			t.Errorf("error %d: size %s, want %d", i, got.Sizes[i], w.Size)
+		}
+	}
+	b.clean(t)
+}
+
+func itoa64(n int64) string {
+	var buf [24]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(buf[i:])
+		}
+	}
+}
