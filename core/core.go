@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -66,9 +65,6 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
-
-// ErrNoInput means no source could be read at all.
-var ErrNoInput = errors.New("no input could be read")
 
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
