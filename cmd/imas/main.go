@@ -185,7 +185,7 @@ func sources(paths []string, stderr io.Writer) ([]input.Source, []input.Diag, in
 }
 
 func loadSources(ctx context.Context, srcs []input.Source, diags []input.Diag, c driver.Command, opt core.Options, stderr io.Writer) (*model.Report, int) {
-	opt.Progress = progress(srcs, stderr)
+	opt.Progress = progress(stderr)
 	rep, origin, err := driver.Load(ctx, srcs, c, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
@@ -203,7 +203,7 @@ func loadSources(ctx context.Context, srcs []input.Source, diags []input.Diag, c
 		rep.Diagnostics = append([]model.Diagnostic{{Path: d.Path, Reason: d.Reason, Detail: d.Detail}}, rep.Diagnostics...)
 	}
 	if unusable != nil {
-		if unusable.Problem != driver.Unreadable { // those are printed just above
+		if p := unusable.Problem; p != driver.Unreadable && p != driver.TooLarge { // printed just above
 			fmt.Fprint(stderr, "imas: "+unusable.Text())
 		}
 		return rep, exitNoInput
@@ -212,7 +212,7 @@ func loadSources(ctx context.Context, srcs []input.Source, diags []input.Diag, c
 }
 
 // progress returns a progress printer for a terminal stderr, else nil.
-func progress(srcs []input.Source, stderr io.Writer) func(core.Progress) {
+func progress(stderr io.Writer) func(core.Progress) {
 	if !isTerminal(stderr) {
 		return nil
 	}
