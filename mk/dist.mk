@@ -9,9 +9,17 @@
 # dist/ is a folder too, hence .PHONY: without it "make dist" would do
 # nothing once dist/ exists.
 DIST_PLATFORMS := linux/amd64 linux/arm64 windows/amd64 darwin/arm64
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# Each is computed once (":="), so every archive of one "make dist" carries
+# the same stamp; set them on the command line to override.
+ifndef VERSION
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+endif
+ifndef COMMIT
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+endif
+ifndef BUILD_DATE
+BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+endif
 # GOFLAGS has -buildvcs=false (no .git in some build boxes), so the commit and
 # the date are stamped here; "imas version" prints them (internal/driver).
 DIST_LDFLAGS := -s -w -X imas/core.Version=$(VERSION) -X imas/internal/driver.commit=$(COMMIT) -X imas/internal/driver.buildDate=$(BUILD_DATE)

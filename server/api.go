@@ -147,7 +147,7 @@ func (s *server) total(w http.ResponseWriter, r *http.Request) *apiError {
 		return e
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	export.WriteTotal(w, rep)
+	driver.Total.Text(w, rep) // an error here is the client going away
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"imas/core/export"
 	"imas/internal/driver"
 )
 
@@ -40,7 +39,7 @@ func runTotal(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if rep == nil || code != exitOK {
 		return code
 	}
-	if err := export.WriteTotal(stdout, rep); err != nil {
+	if err := driver.Total.Text(stdout, rep); err != nil {
 		fmt.Fprintln(stderr, "imas:", err)
 		return exitNoInput
 	}

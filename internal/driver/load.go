@@ -10,6 +10,7 @@ import (
 
 	"imas/core"
 	"imas/core/analyze"
+	"imas/core/export"
 	"imas/core/input"
 	"imas/core/model"
 	"imas/core/reportjson"
@@ -36,18 +37,19 @@ const (
 )
 
 // Command is what a front door runs for one request: its analyses and,
-// for text commands, its writer.
+// for a text command, the writer of its text.
 type Command struct {
 	Name     string
 	Analyses Analyses
+	Text     func(w io.Writer, rep *model.Report) error // nil: not a text command
 }
 
 // The commands every door shares. "imas total" and POST /api/total both
-// run Total.
+// run Total, so they analyse and print alike.
 var (
-	Total  = Command{"total", SummaryAnalyses}
-	Report = Command{"report", AllAnalyses}
-	Diff   = Command{"diff", SummaryAnalyses}
+	Total  = Command{Name: "total", Analyses: SummaryAnalyses, Text: export.WriteTotal}
+	Report = Command{Name: "report", Analyses: AllAnalyses}
+	Diff   = Command{Name: "diff", Analyses: SummaryAnalyses}
 )
 
 // Options returns opt set for c's analyses.
