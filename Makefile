@@ -30,9 +30,19 @@ demo: cli
 	./bin/imas total testdata/samples/mixed/*.log
 	./bin/imas report -o mem_report testdata/samples/mixed/*.log
 
+# Packages built for the page and the edge worker (GOOS=js GOARCH=wasm).
+WASM_PKGS := ./core/... ./internal/driver ./internal/wasmsimd ./server ./public ./ui ./wasm/...
+
+# go vet and staticcheck (a tool of go.mod: "go tool staticcheck"), each
+# native, on the SIMD build of core/gelog, and for js/wasm. The js/wasm run
+# uses the native staticcheck binary ("go tool -n" names it).
 vet:
 	$(GO) vet ./...
 	$(if $(SIMD),$(SIMD) $(GO) vet ./core/scan)
+	GOOS=js GOARCH=wasm $(GO) vet $(WASM_PKGS)
+	$(GO) tool staticcheck ./...
+	$(if $(SIMD),$(SIMD) $(GO) tool staticcheck ./core/scan)
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) $(WASM_PKGS)
 
 unit:
 	$(GO) test -count=1 ./...

@@ -5,7 +5,6 @@ package core
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"runtime"
 	"slices"
@@ -55,9 +54,6 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
-
-// ErrNoInput means no source could be read at all.
-var ErrNoInput = errors.New("no input could be read")
 
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.

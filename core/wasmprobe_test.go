@@ -60,7 +60,9 @@ func TestWasmProbe(t *testing.T) {
 		var ms0 runtime.MemStats
 		runtime.ReadMemStats(&ms0)
 		t0 := time.Now()
-		_, err = core.Analyze(context.Background(), []input.Source{input.BytesSource("x.log", part)}, core.Options{})
+		if _, err := core.Analyze(context.Background(), []input.Source{input.BytesSource("x.log", part)}, core.Options{}); err != nil {
+			t.Fatal(err)
+		}
 		d := time.Since(t0)
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"imas/core/export"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/internal/driver"
 )
 
 // apiHandler serves one API request; an error it returns is written as JSON.
@@ -47,26 +49,61 @@ func (s *server) acquire(ctx context.Context) (release func(), e *apiError) {
 	}
 }
 
-// analyze runs core on srcs and turns every way it can fail into an answer.
-func (s *server) analyze(ctx context.Context, u *upload, srcs iter.Seq[input.Source]) (*model.Report, *apiError) {
-	rep, err := core.AnalyzeSeq(ctx, srcs, core.Options{Limits: s.cfg.Limits, Workers: s.cfg.Workers})
+// load reads the run of an upload for command c: one saved report.json
+// (driver.IsSavedReport, whatever its name) or logs, from the raw body or
+// its "file" parts, which are read as they arrive.
+func (s *server) load(ctx context.Context, u *upload, c driver.Command) (*model.Report, *apiError) {
+	next, stop := iter.Pull(u.streams("file"))
+	defer stop()
+	first, ok := next()
+	if !ok {
+		if e := u.failure(ctx); e != nil {
+			return nil, e
+		}
+		return nil, u.missing()
+	}
+	if head, _ := first.r.Peek(driver.SniffBytes); driver.IsSavedReport(head) {
+		rep, err := driver.ReadReport(first.name, first.r)
+		if e := u.failure(ctx); e != nil {
+			return nil, e
+		}
+		if err != nil {
+			return nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		if more, ok := next(); ok {
+			return nil, errorf(http.StatusBadRequest, "%s is a saved report.json: send it alone, without %s", first.name, more.name)
+		}
+		return rep, nil
+	}
+	srcs := func(yield func(input.Source) bool) {
+		for st, ok := first, true; ok; st, ok = next() {
+			if !yield(input.ReaderSource(st.name, st.size, st.r)) {
+				return
+			}
+		}
+	}
+	return s.analyze(ctx, u, srcs, c)
+}
+
+// analyze runs the analyses of c on logs and turns every way it can fail
+// into an answer.
+func (s *server) analyze(ctx context.Context, u *upload, srcs iter.Seq[input.Source], c driver.Command) (*model.Report, *apiError) {
+	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: s.cfg.Limits, Workers: s.cfg.Workers})
 	if e := u.failure(ctx); e != nil {
 		return nil, e
 	}
-	if err != nil {
+	var unusable *driver.Unusable
+	switch {
+	case errors.As(err, &unusable):
+		return nil, unusableError(unusable)
+	case err != nil:
 		return nil, errorf(http.StatusServiceUnavailable, "analysis stopped: %v", err)
-	}
-	if u.mr != nil && u.taken == 0 {
-		return nil, u.missing()
-	}
-	if rep.Inputs.Records == 0 {
-		return nil, unusable(rep)
 	}
 	return rep, nil
 }
 
-// analyzeUpload reads the request's log(s): the raw body or its "file" parts.
-func (s *server) analyzeUpload(w http.ResponseWriter, r *http.Request) (*model.Report, *apiError) {
+// loadUpload reads the request's run for command c.
+func (s *server) loadUpload(w http.ResponseWriter, r *http.Request, c driver.Command) (*model.Report, *apiError) {
 	u, e := s.open(w, r, false)
 	if e != nil {
 		return nil, e
@@ -76,7 +113,7 @@ func (s *server) analyzeUpload(w http.ResponseWriter, r *http.Request) (*model.R
 		return nil, e
 	}
 	defer release()
-	return s.analyze(r.Context(), u, u.sources("file"))
+	return s.load(r.Context(), u, c)
 }
 
 // report answers report.json. ?rows=0 leaves out the per-tensor rows, which
@@ -90,7 +127,7 @@ func (s *server) report(w http.ResponseWriter, r *http.Request) *apiError {
 		}
 		keep = b
 	}
-	rep, e := s.analyzeUpload(w, r)
+	rep, e := s.loadUpload(w, r, driver.Report)
 	if e != nil {
 		return e
 	}
@@ -102,14 +139,15 @@ func (s *server) report(w http.ResponseWriter, r *http.Request) *apiError {
 	return nil
 }
 
-// total answers the text of "imas total".
+// total answers the text of "imas total": the same command, so the same
+// analyses and the same text.
 func (s *server) total(w http.ResponseWriter, r *http.Request) *apiError {
-	rep, e := s.analyzeUpload(w, r)
+	rep, e := s.loadUpload(w, r, driver.Total)
 	if e != nil {
 		return e
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	export.WriteTotal(w, rep)
+	driver.Total.Text(w, rep) // an error here is the client going away
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"iter"
 	"mime"
@@ -13,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"imas/core/input"
+	"imas/internal/driver"
 )
 
 // rawTypes are the Content-Types of a body that is the log itself. core
@@ -96,13 +95,20 @@ func (s *server) open(w http.ResponseWriter, r *http.Request, multipartOnly bool
 	return u, nil
 }
 
-// sources yields the inputs of the upload: the raw body, or each part whose
+// stream is one input of an upload: the raw body or one part.
+type stream struct {
+	name string
+	size int64 // -1 if unknown
+	r    *bufio.Reader
+}
+
+// streams yields the inputs of the upload: the raw body, or each part whose
 // form name is field, in the order they arrive.
-func (u *upload) sources(field string) iter.Seq[input.Source] {
+func (u *upload) streams(field string) iter.Seq[stream] {
 	u.want = field
-	return func(yield func(input.Source) bool) {
+	return func(yield func(stream) bool) {
 		if u.mr == nil {
-			yield(input.ReaderSource("body", u.size, u.in))
+			yield(stream{"body", u.size, u.in})
 			return
 		}
 		for p := range u.parts() {
@@ -110,7 +116,7 @@ func (u *upload) sources(field string) iter.Seq[input.Source] {
 				continue
 			}
 			u.taken++
-			if !yield(input.ReaderSource(partLabel(p, u.taken), -1, p)) {
+			if !yield(stream{partLabel(p, u.taken), -1, bufio.NewReaderSize(p, 64<<10)}) {
 				return
 			}
 		}
@@ -167,7 +173,7 @@ func (u *upload) failure(ctx context.Context) *apiError {
 }
 
 func (u *upload) tooLarge() *apiError {
-	e := errorf(http.StatusRequestEntityTooLarge, "request body larger than %s", sizeText(u.limit))
+	e := errorf(http.StatusRequestEntityTooLarge, "request body larger than %s", driver.SizeText(u.limit))
 	if u.note != "" {
 		e.Message += ": " + u.note
 	}
@@ -199,16 +205,4 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 		b.err = err
 	}
 	return n, err
-}
-
-// sizeText is "100 MB (100000000 bytes)", "256 MiB (268435456 bytes)" or
-// "1000 bytes".
-func sizeText(n int64) string {
-	switch {
-	case n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB (%d bytes)", n>>20, n)
-	case n%1_000_000 == 0:
-		return fmt.Sprintf("%d MB (%d bytes)", n/1_000_000, n)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

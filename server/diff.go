@@ -11,7 +11,7 @@ import (
 	"imas/core/analyze"
 	"imas/core/export"
 	"imas/core/input"
-	"imas/core/reportjson"
+	"imas/internal/driver"
 )
 
 // diff answers "imas diff" as JSON for two multipart parts, "old" and
@@ -55,12 +55,12 @@ func (s *server) diff(w http.ResponseWriter, r *http.Request) *apiError {
 	return nil
 }
 
-// run reads one side of a diff: a saved report (it starts like JSON, which
-// no plog does) or logs to analyse.
+// run reads one side of a diff: a saved report (driver.IsSavedReport) or
+// logs to analyse.
 func (s *server) run(ctx context.Context, u *upload, p *multipart.Part) (*analyze.Run, *apiError) {
 	name := partLabel(p, 0)
 	br := bufio.NewReader(p)
-	if head, _ := br.Peek(64); reportjson.LooksLikeJSON(head) {
+	if head, _ := br.Peek(driver.SniffBytes); driver.IsSavedReport(head) {
 		data, err := io.ReadAll(br) // bounded by the body limit
 		if err != nil {
 			if e := u.failure(ctx); e != nil {
@@ -68,13 +68,13 @@ func (s *server) run(ctx context.Context, u *upload, p *multipart.Part) (*analyz
 			}
 			return nil, errorf(http.StatusBadRequest, "reading %s: %v", name, err)
 		}
-		run, err := reportjson.Load(name, data)
+		run, err := driver.ReadRun(name, data)
 		if err != nil {
 			return nil, errorf(http.StatusBadRequest, "%v", err)
 		}
 		return run, nil
 	}
-	rep, e := s.analyze(ctx, u, slices.Values([]input.Source{input.ReaderSource(name, -1, br)}))
+	rep, e := s.analyze(ctx, u, slices.Values([]input.Source{input.ReaderSource(name, -1, br)}), driver.Diff)
 	if e != nil {
 		return nil, e
 	}

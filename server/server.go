@@ -19,8 +19,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"imas/core"
 	"imas/core/input"
+	"imas/internal/driver"
 )
 
 // Config tunes the handler. The zero value serves the API with the defaults
@@ -120,10 +120,12 @@ func New(cfg Config) http.Handler {
 
 func health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
+	b := driver.BuildInfo()
 	json.NewEncoder(w).Encode(struct {
 		Status  string `json:"status"`
 		Version string `json:"version"`
-	}{"ok", core.Version})
+		Commit  string `json:"commit"`
+	}{"ok", b.Version, b.Commit})
 }
 
 // readOnly answers 405 to anything but GET and HEAD.

@@ -180,6 +180,8 @@ func TestRoutes(t *testing.T) {
 	noPage := New(Config{})
 	small := New(Config{MaxBody: 1000})
 	mp, mpType := multipartOf("logs", namedLog{"a.log", basic})
+	saved := do(noPage, "POST", "/api/report", "", bytes.NewReader(basic)).Body.Bytes()
+	savedThenLog, savedThenLogType := multipartOf("file", namedLog{"report.txt", saved}, namedLog{"a.log", basic})
 	for _, tc := range []struct {
 		name         string
 		h            http.Handler
@@ -222,6 +224,10 @@ func TestRoutes(t *testing.T) {
 		{"multipart, no boundary", noPage, "POST", "/api/report", "multipart/form-data", mp, nil, 400, "boundary"},
 		{"rows=maybe", noPage, "POST", "/api/report?rows=maybe", "", basic, nil, 400, "want 0 or 1"},
 		{"over limit", small, "POST", "/api/report", "", basic, nil, 413, "larger than 1000 bytes"},
+		{"saved report on total", noPage, "POST", "/api/total", "", saved, nil, 200, "Process_1311101,"},
+		{"saved report on report", noPage, "POST", "/api/report", "", saved, nil, 200, `"schema": "imas.report/v1"`},
+		{"foreign JSON as a log", noPage, "POST", "/api/total", "", []byte(`{"hello": 1}`), nil, 400, "not an imas report.json"},
+		{"saved report with logs", noPage, "POST", "/api/total", savedThenLogType, savedThenLog, nil, 400, "send it alone"},
 		{"diff not multipart", noPage, "POST", "/api/diff", "application/octet-stream", basic, nil, 415, "multipart/form-data"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"imas/core/export"
 	"imas/core/model"
+	"imas/internal/driver"
 	"imas/wasm/engine"
 )
 
@@ -90,26 +91,14 @@ func Percent(p engine.Progress) float64 {
 	return math.Min(100, float64(p.Read)*100/float64(p.Total))
 }
 
-// ParseSize reads a size typed in a filter: "4096", "4K", "1.5M", "2 GiB".
-// Units are binary. An empty string is 0 (no bound).
+// ParseSize reads a size typed in a filter: "4096", "4K", "1.5M", "2 GiB",
+// "100MB", with the units of every front door (driver.ParseSize,
+// docs/sizes.md). An empty string is 0 (no bound).
 func ParseSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	if t == "" {
+	if strings.TrimSpace(s) == "" {
 		return 0, nil
 	}
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	mul := 1.0
-	if n := len(t); n > 0 {
-		if k := strings.IndexByte("KMGT", t[n-1]); k >= 0 {
-			mul = math.Pow(1024, float64(k+1))
-			t = strings.TrimSpace(t[:n-1])
-		}
-	}
-	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("%q is not a size (try 4096, 4K, 1.5M)", s)
-	}
-	return int64(math.Round(f * mul)), nil
+	return driver.ParseSize(s)
 }
 
 // Life formats a lifetime "begin–end", with ∞ for GE's "to the end".

@@ -10,7 +10,7 @@ import (
 )
 
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"": 0, "4096": 4096, "4K": 4096, "4k": 4096, "1.5M": 1572864, "2 GiB": 2 << 30, " 3kb ": 3072} {
+	for in, want := range map[string]int64{"": 0, "4096": 4096, "4K": 4096, "4k": 4096, "1.5M": 1572864, "2 GiB": 2 << 30, " 3kib ": 3072, "3KB": 3000, "100MB": 100_000_000} {
 		got, err := ParseSize(in)
 		if err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
+	"imas/core"
 	"imas/core/analyze"
 	"imas/core/export"
-	"imas/core/reportjson"
+	"imas/internal/driver"
 )
 
 func init() {
@@ -51,44 +51,29 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// loadRun reads one run: a saved report.json (recognised by its content,
-// whatever its name), or logs (a file, directory, archive or glob).
+// loadRun reads one side of a diff: logs (a file, directory, archive or
+// glob) or a saved report.json (driver.IsSavedReport, whatever its name).
 func loadRun(ctx context.Context, path string, stderr io.Writer) (*analyze.Run, int) {
-	if data, ok := readReport(path); ok {
-		run, err := reportjson.Load(path, data)
+	lim, err := envLimits()
+	if err != nil {
+		fmt.Fprintln(stderr, "imas:", err)
+		return nil, exitUsage
+	}
+	srcs, diags, code := sources([]string{path}, stderr)
+	if srcs == nil {
+		return nil, code
+	}
+	if driver.SavedReport(srcs) {
+		run, err := driver.LoadRun(ctx, path, srcs, core.Options{})
 		if err != nil {
 			fmt.Fprintln(stderr, "imas:", err)
 			return nil, exitNoInput
 		}
 		return run, exitOK
 	}
-	rep, code := analyzePaths(ctx, []string{path}, stderr)
-	if rep == nil || code != exitOK {
+	rep, code := loadSources(ctx, srcs, diags, driver.Diff, core.Options{Limits: lim}, stderr)
+	if code != exitOK {
 		return nil, code
 	}
 	return analyze.RunOf(path, rep), exitOK
-}
-
-// readReport returns the content of path when it is a regular file holding
-// a saved report; it reads a file whole only if it starts like JSON.
-func readReport(path string) ([]byte, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, false
-	}
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	if !reportjson.LooksLikeJSON(head[:n]) {
-		return nil, false
-	}
-	data, err := os.ReadFile(path)
-	if err != nil || !reportjson.IsReport(data) {
-		return nil, false
-	}
-	return data, true
 }

@@ -7,8 +7,10 @@ import (
 	"os"
 	"strconv"
 
+	"imas/core/diag"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/internal/driver"
 )
 
 // Archive expansion limits (docs/robustness.md): every command takes them
@@ -40,7 +42,7 @@ func envLimits() (input.Limits, error) {
 func parseLimits(expand, ratio string) (input.Limits, error) {
 	var lim input.Limits
 	if expand != "" {
-		n, err := parseSize(expand)
+		n, err := positiveSize(expand)
 		if err != nil {
 			return lim, fmt.Errorf("max-expand: %v", err)
 		}
@@ -56,32 +58,29 @@ func parseLimits(expand, ratio string) (input.Limits, error) {
 	return lim, nil
 }
 
-// inputProblems are the diagnostics about whole inputs (not lines) that
-// users must see even when a command writes no report.json: a truncated
-// archive or a bomb stopped at the limit changes the figures.
-var inputProblems = map[string]bool{
-	"unreadable": true, "corrupt-archive": true, "truncated-input": true, "unsafe-member": true,
-	"bomb-limit": true, "nesting-limit": true, "duplicate-input": true,
-}
-
 // printInputProblems writes the input diagnostics of rep to w, at most max.
 func printInputProblems(w io.Writer, rep *model.Report, max int) {
-	n := 0
-	for _, d := range rep.Diagnostics {
-		if !inputProblems[d.Reason] {
-			continue
+	problems := driver.InputProblems(rep)
+	for i, d := range problems {
+		if i == max {
+			fmt.Fprintf(w, "imas: %d more problems with inputs (see report.json)\n", len(problems)-max)
+			break
 		}
-		if n++; n <= max {
-			fmt.Fprintf(w, "imas: %s: %s: %s\n", d.Path, d.Reason, d.Detail)
-		}
+		fmt.Fprintf(w, "imas: %s: %s: %s\n", d.Path, d.Reason, d.Detail)
 	}
-	if n > max {
-		fmt.Fprintf(w, "imas: %d more problems with inputs (see report.json)\n", n-max)
-	}
-	for _, d := range rep.Diagnostics {
-		if d.Reason == "bomb-limit" {
+	for _, d := range problems {
+		if d.Reason == diag.BombLimit {
 			fmt.Fprintf(w, "imas: if the archives are genuine, raise the limits with -max-expand/-max-ratio (imas report) or %s/%s\n", envMaxExpand, envMaxRatio)
 			return
 		}
 	}
+}
+
+// positiveSize reads a size flag (units: docs/sizes.md) that must not be 0.
+func positiveSize(s string) (int64, error) {
+	n, err := driver.ParseSize(s)
+	if err == nil && n <= 0 {
+		err = fmt.Errorf("%q is not a positive size", s)
+	}
+	return n, err
 }

@@ -12,18 +12,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"imas/internal/hugeheap"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
 	"sort"
-	"strings"
 	"time"
 
 	"imas/core"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/internal/driver"
+	"imas/internal/hugeheap"
 )
 
 // Exit codes (docs/figures.md#exit-codes).
@@ -142,101 +142,91 @@ func parseFlags(fs *flag.FlagSet, args []string, needPaths bool) int {
 	return -1
 }
 
-// analyzePaths reads PATHs with progress on a terminal stderr, under the
-// archive limits of the environment (IMAS_MAX_EXPAND, IMAS_MAX_RATIO).
+// analyzePaths reads the run named by PATHs for a command that runs every
+// analysis, under the archive limits of the environment (IMAS_MAX_EXPAND,
+// IMAS_MAX_RATIO).
 func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (*model.Report, int) {
-	return analyzeEnv(ctx, paths, stderr, false)
+	return loadEnv(ctx, paths, driver.Report, stderr)
 }
 
-// analyzeSummary is analyzePaths running only the analyses of a summary
-// (core.Options.Summary).
-func analyzeSummary(ctx context.Context, paths []string, stderr io.Writer) (*model.Report, int) {
-	return analyzeEnv(ctx, paths, stderr, true)
-}
-
-func analyzeEnv(ctx context.Context, paths []string, stderr io.Writer, summary bool) (*model.Report, int) {
+func loadEnv(ctx context.Context, paths []string, c driver.Command, stderr io.Writer) (*model.Report, int) {
 	lim, err := envLimits()
 	if err != nil {
 		fmt.Fprintln(stderr, "imas:", err)
 		return nil, exitUsage
 	}
-	return analyzeWith(ctx, paths, core.Options{Limits: lim, Summary: summary}, stderr)
+	return load(ctx, paths, c, core.Options{Limits: lim}, stderr)
 }
 
-// analyzeLimited is analyzePaths with explicit archive limits.
-func analyzeLimited(ctx context.Context, paths []string, lim input.Limits, stderr io.Writer) (*model.Report, int) {
-	return analyzeWith(ctx, paths, core.Options{Limits: lim}, stderr)
+// load reads the run named by PATHs (logs, or one saved report.json; see
+// driver.Load) with progress on a terminal stderr. Input problems go to
+// stderr; a run without a record is explained there and returned with
+// exitNoInput, so that "imas report" still writes its diagnostics.
+func load(ctx context.Context, paths []string, c driver.Command, opt core.Options, stderr io.Writer) (*model.Report, int) {
+	srcs, diags, code := sources(paths, stderr)
+	if srcs == nil {
+		return nil, code
+	}
+	return loadSources(ctx, srcs, diags, c, opt, stderr)
 }
 
-func analyzeWith(ctx context.Context, paths []string, opt core.Options, stderr io.Writer) (*model.Report, int) {
+// sources lists the inputs PATHs name; those that cannot be read are
+// printed.
+func sources(paths []string, stderr io.Writer) ([]input.Source, []input.Diag, int) {
 	srcs, diags := input.FromPaths(paths)
 	for _, d := range diags {
 		fmt.Fprintf(stderr, "imas: %s: %s: %s\n", d.Path, d.Reason, d.Detail)
 	}
 	if len(srcs) == 0 {
 		fmt.Fprintln(stderr, "imas: no readable input")
-		return nil, exitNoInput
+		return nil, diags, exitNoInput
 	}
-	var total int64
-	for _, s := range srcs {
-		if s.Size > 0 {
-			total += s.Size
-		}
-	}
-	if isTerminal(stderr) {
-		var last time.Time
-		start := time.Now()
-		opt.Progress = func(p core.Progress) {
-			if time.Since(last) < 200*time.Millisecond {
-				return
-			}
-			last = time.Now()
-			el := time.Since(start).Seconds()
-			rate := float64(p.Bytes) / 1e6 / max(el, 1e-3)
-			fmt.Fprintf(stderr, "\rimas: %d files, %s read, %d lines, %d candidates (%.0f MB/s)   ", p.Files, humanBytes(p.Bytes), p.Lines, p.Candidates, rate)
-		}
-	}
-	rep, err := core.Analyze(ctx, srcs, opt)
+	return srcs, diags, exitOK
+}
+
+func loadSources(ctx context.Context, srcs []input.Source, diags []input.Diag, c driver.Command, opt core.Options, stderr io.Writer) (*model.Report, int) {
+	opt.Progress = progress(stderr)
+	rep, origin, err := driver.Load(ctx, srcs, c, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	if err != nil {
+	var unusable *driver.Unusable
+	if err != nil && !errors.As(err, &unusable) {
 		fmt.Fprintln(stderr, "imas:", err)
 		return nil, exitNoInput
+	}
+	if origin == driver.FromSavedReport {
+		return rep, exitOK
 	}
 	printInputProblems(stderr, rep, 20) // those of FromPaths are printed above
 	for _, d := range diags {
 		rep.Diagnostics = append([]model.Diagnostic{{Path: d.Path, Reason: d.Reason, Detail: d.Detail}}, rep.Diagnostics...)
 	}
-	if rep.Inputs.Records == 0 {
-		explainNothing(stderr, rep)
+	if unusable != nil {
+		if p := unusable.Problem; p != driver.Unreadable && p != driver.TooLarge { // printed just above
+			fmt.Fprint(stderr, "imas: "+unusable.Text())
+		}
 		return rep, exitNoInput
 	}
 	return rep, exitOK
 }
 
-// explainNothing tells users why nothing was recognised and how to fix it.
-func explainNothing(w io.Writer, rep *model.Report) {
-	fmt.Fprintf(w, "imas: nothing recognised in %d lines of %d files.\n", rep.Inputs.Lines, len(rep.Inputs.Files))
-	if rep.Inputs.Candidates > 0 {
-		fmt.Fprintf(w, "imas: %d lines looked like GE memory records but none could be used; see the diagnostics (imas report writes them to report.json).\n", rep.Inputs.Candidates)
-		for i, d := range rep.Diagnostics {
-			if i == 5 {
-				break
-			}
-			fmt.Fprintf(w, "  %s:%d: %s: %s\n", d.Path, d.Line, d.Reason, d.Detail)
-		}
-		return
+// progress returns a progress printer for a terminal stderr, else nil.
+func progress(stderr io.Writer) func(core.Progress) {
+	if !isTerminal(stderr) {
+		return nil
 	}
-	fmt.Fprintln(w, `imas: none of these GE markers were found: "[IMAS]Set", "[IMAS]AfterAssignMemory",
-  "MallocMemory, func=", "[KernelTrace][", "Malloc block", "_svm_mem_stats_show".
-These lines are printed only at INFO log level during model build and load. Re-run with:
-  export ASCEND_GLOBAL_LOG_LEVEL=1          # INFO (0=DEBUG also works)
-  export ASCEND_HOST_LOG_FILE_NUM=1000      # keep enough rotated plog files
-  atc ... --log=info                        # for offline model conversion
-then pass the debug plogs ($HOME/ascend/log/debug/plog/ or $ASCEND_PROCESS_LOG_PATH) to imas.
-For device statistics (_svm_mem_stats_show) also pass the run plogs (log/run/plog/);
-the process must exit normally for the driver to print them.`)
+	var last time.Time
+	start := time.Now()
+	return func(p core.Progress) {
+		if time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		el := time.Since(start).Seconds()
+		rate := float64(p.Bytes) / 1e6 / max(el, 1e-3)
+		fmt.Fprintf(stderr, "\rimas: %d files, %s read, %d lines, %d candidates (%.0f MB/s)   ", p.Files, humanBytes(p.Bytes), p.Lines, p.Candidates, rate)
+	}
 }
 
 func humanBytes(n int64) string {
@@ -264,5 +254,3 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
-
-var _ = strings.TrimSpace

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"imas/core"
 	"imas/core/export"
 	"imas/core/model"
+	"imas/internal/driver"
 )
 
 func init() {
@@ -34,7 +36,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "imas report:", err)
 		return exitUsage
 	}
-	rep, code := analyzeLimited(ctx, fs.Args(), lim, stderr)
+	rep, code := load(ctx, fs.Args(), driver.Report, core.Options{Limits: lim}, stderr)
 	if rep == nil {
 		return code
 	}

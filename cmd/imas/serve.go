@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -31,7 +29,7 @@ func init() {
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags(commands["serve"], stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address; uploads are logs of your models, so think twice before a non-loopback one")
-	maxBody := fs.String("max-body", "256MiB", "largest request body (bytes, or with a KiB/MiB/GiB or KB/MB/GB suffix); larger gets 413")
+	maxBody := fs.String("max-body", "256MiB", "largest request body: bytes, or K/KiB, M/MiB, G/GiB (binary) or KB, MB, GB (decimal); larger gets 413")
 	timeout := fs.Duration("timeout", server.DefaultTimeout, "time limit of one request, upload included")
 	pub := fs.String("public", "", "serve the page from `DIR` (a ./build.sh output) instead of the one built into imas")
 	if code := parseFlags(fs, args, false); code >= 0 {
@@ -41,7 +39,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "imas serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	limit, err := parseSize(*maxBody)
+	limit, err := positiveSize(*maxBody)
 	if err != nil {
 		fmt.Fprintf(stderr, "imas serve: -max-body: %v\n", err)
 		return exitUsage
@@ -109,27 +107,6 @@ func pageFS(dir string, stderr io.Writer) (fs.FS, error) {
 		fmt.Fprintln(stderr, "imas serve: the page was not built into this imas (run ./build.sh, then rebuild imas, or pass -public DIR); serving the API only")
 	}
 	return public.FS(), nil
-}
-
-// parseSize reads "1048576", "256MiB", "100MB", "1g".
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
-		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}}
-	num, mult := strings.ToLower(strings.TrimSpace(s)), int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(num, u.suffix) {
-			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a positive size", s)
-	}
-	return n * mult, nil
 }
 
 // logRequests logs one line per request: method, path, status, bytes

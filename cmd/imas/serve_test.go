@@ -103,7 +103,7 @@ func TestServeUsage(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
+func TestPositiveSize(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want int64
@@ -119,19 +119,19 @@ func TestParseSize(t *testing.T) {
 		{"", -1},
 		{"0", -1},
 		{"-5", -1},
-		{"1.5G", -1},
+		{"1.5G", 3 << 29},
 		{"9999999999G", -1},
 		{"MiB", -1},
 	} {
-		got, err := parseSize(tc.in)
+		got, err := positiveSize(tc.in)
 		if tc.want < 0 {
 			if err == nil {
-				t.Errorf("parseSize(%q) = %d, want an error", tc.in, got)
+				t.Errorf("positiveSize(%q) = %d, want an error", tc.in, got)
 			}
 			continue
 		}
 		if err != nil || got != tc.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+			t.Errorf("positiveSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
 		}
 	}
 }

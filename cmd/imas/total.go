@@ -5,27 +5,26 @@ import (
 	"fmt"
 	"io"
 
-	"imas/core"
-	"imas/core/export"
+	"imas/internal/driver"
 )
 
 func init() {
 	register(&command{
 		name:    "total",
 		usage:   "total PATH...",
-		summary: "print one summary line per graph and memory type, then device memory by category",
+		summary: "print one summary line per graph and memory type, then device memory by category (PATH may be a saved report.json)",
 		run:     runTotal,
 	})
 	register(&command{
 		name:    "version",
 		usage:   "version",
-		summary: "print the imas version",
+		summary: "print the imas version, commit, build date and Go version",
 		run: func(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			fs := newFlags(commands["version"], stderr)
 			if code := parseFlags(fs, args, false); code >= 0 {
 				return code
 			}
-			fmt.Fprintln(stdout, "imas", core.Version)
+			fmt.Fprint(stdout, driver.BuildInfo())
 			return exitOK
 		},
 	})
@@ -36,11 +35,11 @@ func runTotal(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code := parseFlags(fs, args, true); code >= 0 {
 		return code
 	}
-	rep, code := analyzeSummary(ctx, fs.Args(), stderr)
+	rep, code := loadEnv(ctx, fs.Args(), driver.Total, stderr)
 	if rep == nil || code != exitOK {
 		return code
 	}
-	if err := export.WriteTotal(stdout, rep); err != nil {
+	if err := driver.Total.Text(stdout, rep); err != nil {
 		fmt.Fprintln(stderr, "imas:", err)
 		return exitNoInput
 	}

@@ -14,7 +14,6 @@ import (
 type csvWriter struct {
 	w     *bufio.Writer
 	first bool
-	err   error
 	num   [24]byte // formats numbers without an allocation per cell
 }
 

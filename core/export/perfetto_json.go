@@ -73,12 +73,6 @@ func (t *traceWriter) boolean(k string, v bool) {
 	t.buf = strconv.AppendBool(t.buf, v)
 }
 
-// hex appends v as a "0x..." string: the UI shows integers in decimal only.
-func (t *traceWriter) hex(k string, v int64) {
-	t.key(k)
-	t.buf = appendHex(t.buf, v)
-}
-
 // args opens the event's args object; end closes it.
 func (t *traceWriter) args() {
 	t.key("args")
@@ -104,17 +98,6 @@ func (t *traceWriter) flush() error {
 		t.err = t.w.Flush()
 	}
 	return t.err
-}
-
-func appendHex(b []byte, v int64) []byte {
-	if v < 0 {
-		b = append(b, "\"-0x"...)
-		v = -v
-	} else {
-		b = append(b, "\"0x"...)
-	}
-	b = strconv.AppendUint(b, uint64(v), 16)
-	return append(b, '"')
 }
 
 // plain marks the ASCII bytes that appendEscaped copies unchanged.

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -293,7 +292,7 @@ func (w *walker) tar(name string, r io.Reader, depth int) error {
 			continue
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // Reader.Next reports the old TypeRegA as TypeReg
 		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
 			continue
 		default:
@@ -467,11 +466,3 @@ type ReadError struct {
 
 func (e *ReadError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *ReadError) Unwrap() error { return e.Err }
-
-// Base returns the last element of a leaf path ("a.tgz!x/plog-1.log" → "plog-1.log").
-func Base(p string) string {
-	if i := strings.LastIndexByte(p, '!'); i >= 0 {
-		p = p[i+1:]
-	}
-	return path.Base(filepath.ToSlash(p))
-}

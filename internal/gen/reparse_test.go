@@ -195,7 +195,7 @@ func reparse(t *testing.T, dir string, tr *Truth) *reparsed {
 					gm := reGraphName.FindStringSubmatch(msg)
 					k := key{pid, gm[1]}
 					g := current[k]
-					if g == nil || g.summary != nil && len(g.summary) > 0 {
+					if g == nil || len(g.summary) > 0 {
 						inst := gm[1]
 						if n := done[k]; n > 0 {
 							inst += "#" + strconv.Itoa(n+1)

@@ -173,7 +173,6 @@ type graph struct {
 	mop       string
 	summary   bool // AfterAssignMemory printed
 	loaded    bool
-	seq       int
 }
 
 type graphParams struct {

@@ -45,14 +45,6 @@ func jsError(v js.Value) error {
 	return errors.New(v.Call("toString").String())
 }
 
-// bytesOf copies a JS ArrayBuffer or typed array into Go.
-func bytesOf(v js.Value) []byte {
-	u8 := js.Global().Get("Uint8Array").New(v)
-	b := make([]byte, u8.Length())
-	js.CopyBytesToGo(b, u8)
-	return b
-}
-
 // bufferOf copies b into a new ArrayBuffer (to be transferred, not cloned).
 func bufferOf(b []byte) js.Value {
 	u8 := js.Global().Get("Uint8Array").New(len(b))

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"time"
-
-	"imas/core"
-)
+import "imas/core"
 
 // The page and the engine exchange plain objects over postMessage:
 //
@@ -28,6 +24,3 @@ type Progress struct {
 	// the reader worker); the rest of any .gz was inflated in wasm.
 	Inflated int64 `json:"inflated"`
 }
-
-// progressEvery spaces progress messages: each one costs the page a render.
-const progressEvery = 100 * time.Millisecond

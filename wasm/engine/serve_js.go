@@ -168,6 +168,9 @@ func (sv *server) warmUp(id, size, pageSize int) {
 		"stopped": ctx.Err() != nil || sv.analysing.Load(), "sample": sample}, js.Undefined())
 }
 
+// progressEvery spaces progress messages: each one costs the page a render.
+const progressEvery = 100 * time.Millisecond
+
 func (sv *server) analyze(id int, slot string, files js.Value) {
 	// A warm-up still running gives way; its compiled code is what it was
 	// for.
@@ -175,7 +178,8 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	if stop := sv.stopWarmUp.Load(); stop != nil {
 		(*stop)()
 	}
-	sv.warm.Lock() // waits for a running warm-up piece to end
+	sv.warm.Lock()
+	//lint:ignore SA2001 the lock is taken only to wait for a running warm-up piece to end
 	sv.warm.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	sv.cancel.Store(id, cancel)

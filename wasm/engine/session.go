@@ -11,10 +11,8 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +20,7 @@ import (
 	"imas/core/export"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/internal/driver"
 )
 
 // Slots name the runs a session holds: the analysed logs, and the baseline
@@ -74,8 +73,10 @@ func (s *Session) Run(slot string) *Run {
 	return s.runs[slot]
 }
 
-// Analyze reads srcs into slot, replacing what was there. One source whose
-// name ends in .json is read as a saved report.json instead of logs.
+// Analyze reads srcs into slot, replacing what was there: logs, or one saved
+// report.json, told apart by driver.Load as the CLI and the server do. A run
+// without a record is refused with the explanation the CLI prints
+// (driver.Unusable), and the slot keeps what it held.
 func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source, progress func(core.Progress)) (*Run, error) {
 	if slot != SlotRun && slot != SlotBase {
 		return nil, fmt.Errorf("unknown slot %q", slot)
@@ -86,39 +87,21 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		run.Inputs = append(run.Inputs, src.Name)
 		run.Bytes += max(src.Size, 0)
 	}
-	var err error
-	if len(srcs) == 1 && strings.HasSuffix(strings.ToLower(srcs[0].Name), ".json") {
-		run.Report, err = loadReport(srcs[0])
-		run.Loaded = true
-	} else {
-		run.Report, err = core.Analyze(ctx, srcs, core.Options{Progress: progress})
-	}
+	rep, origin, err := driver.Load(ctx, srcs, driver.Report, core.Options{Progress: progress})
 	if err != nil {
+		var unusable *driver.Unusable
+		if errors.As(err, &unusable) {
+			return nil, errors.New(unusable.Text())
+		}
 		return nil, err
 	}
+	run.Report, run.Loaded = rep, origin == driver.FromSavedReport
 	run.Seconds = time.Since(start).Seconds()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.drop(slot)
 	s.runs[slot] = run
 	return run, nil
-}
-
-// loadReport reads a report.json written by imas.
-func loadReport(src input.Source) (*model.Report, error) {
-	rc, err := src.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	var rep model.Report
-	if err := json.NewDecoder(rc).Decode(&rep); err != nil {
-		return nil, fmt.Errorf("%s: not a report.json: %v", src.Name, err)
-	}
-	if rep.Schema != model.Schema {
-		return nil, fmt.Errorf("%s: schema %q, want %q", src.Name, rep.Schema, model.Schema)
-	}
-	return &rep, nil
 }
 
 // drop forgets slot and its caches.
