@@ -153,6 +153,9 @@ func (hs *heads) startsOutOfOrder() bool {
 // leaves firstFrom nil when one of them is not a plain file or cannot be
 // read.
 func (p *pipeline) planHorizons(src int) {
+	if p.heads == nil {
+		return // sources that come one at a time (AnalyzeSeq)
+	}
 	n := len(p.heads.srcs)
 	if src+1 >= n {
 		return

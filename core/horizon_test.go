@@ -142,3 +142,26 @@ func TestHeadsReadOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeSeqOutOfOrder: sources that come one at a time have no heads
+// to plan from; when their files break the in-order build, the merge after
+// the last file gives the report Analyze gives.
+func TestAnalyzeSeqOutOfOrder(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/gen/mixed/*.log")
+	if len(files) < 2 {
+		t.Fatal("no mixed fixture")
+	}
+	var srcs []input.Source
+	for _, f := range files {
+		srcs = append(srcs, input.FileSource(f))
+	}
+	want, err := Analyze(context.Background(), srcs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := AnalyzeSeq(context.Background(), slices.Values(srcs), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameReport(t, got, want)
+}
