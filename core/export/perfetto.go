@@ -304,7 +304,7 @@ func appendFlags(b []byte, r *model.Row, overlap, conflict bool) []byte {
 	add(r.IsRef != 0, "isref")
 	add(!r.Counted && r.IsRef == 0, "repeat")
 	add(r.Pool, "buffer_pool")
-	add(analyze.IsInfinite(r.LifeEnd), "to_end")
+	add(model.IsInfinite(r.LifeEnd), "to_end")
 	add(overlap, "overlap")
 	add(conflict, "conflict")
 	return append(b, '"')
@@ -401,16 +401,16 @@ func (p *perfetto) counters(g *model.Graph, pid, last int64) {
 		}
 		for ; s < len(starts) && starts[s].step == now; s++ {
 			r := &rows[starts[s].row]
-			counted += align512(r.RealSize)
+			counted += model.Align512(r.RealSize)
 			if r.Reuse != 0 {
-				reusable += align512(r.RealSize)
+				reusable += model.Align512(r.RealSize)
 			}
 		}
 		for ; e < len(ends) && ends[e].step == now; e++ {
 			r := &rows[ends[e].row]
-			counted -= align512(r.RealSize)
+			counted -= model.Align512(r.RealSize)
 			if r.Reuse != 0 {
-				reusable -= align512(r.RealSize)
+				reusable -= model.Align512(r.RealSize)
 			}
 		}
 		t.begin('C', now*StepMicros)
@@ -428,13 +428,6 @@ func (p *perfetto) counters(g *model.Graph, pid, last int64) {
 type change struct {
 	step int64
 	row  int32
-}
-
-func align512(n int64) int64 {
-	if n <= 0 {
-		return 0
-	}
-	return (n + 511) / 512 * 512
 }
 
 // lanes packs inclusive intervals, fed by ascending begin, onto the fewest

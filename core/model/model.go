@@ -196,12 +196,6 @@ func (r *Row) LifeText() (begin, end string) {
 // Key is the "<node>:<kind>:<index>" tensor key of the contract.
 func (r *Row) Key() string { return TensorKey(r.Node, r.Kind, r.Index) }
 
-// Infinite lifetimes: kDefaultLifeTime and kMaxLifeTime.
-const (
-	LifeDefault int64 = 4294967294
-	LifeMax     int64 = 4294967295
-)
-
 // Reassign is a continuous-memory line (imas "reassign" row).
 type Reassign struct {
 	Node      string `json:"node"`
