@@ -79,6 +79,9 @@ const (
 	headBytes = 256 << 10
 	// stampBytes is how far startsOutOfOrder looks for a file's first time.
 	stampBytes = 4 << 10
+	// probeBytes is how far the first candidate line is looked for
+	// before the whole head is scanned.
+	probeBytes = 16 << 10
 )
 
 // get returns what the head of source i tells. Only with several sources
@@ -153,6 +156,9 @@ func (hs *heads) startsOutOfOrder() bool {
 // leaves firstFrom nil when one of them is not a plain file or cannot be
 // read.
 func (p *pipeline) planHorizons(src int) {
+	if p.heads == nil {
+		return // sources that come one at a time (AnalyzeSeq)
+	}
 	n := len(p.heads.srcs)
 	if src+1 >= n {
 		return
@@ -178,7 +184,18 @@ func firstRecordIn(head []byte, maxLine int, sc *chunkScratch) (t int64, ok bool
 		return 0, false, 0
 	}
 	whole := head[:nl+1]
-	cand := scan.CandidateLines(whole, sc.cand[:0])
+	// The first candidate is usually near the start: the first lines are
+	// scanned alone first, so that a small file is not scanned twice in
+	// full (here and by the pipeline).
+	var cand []int
+	for _, n := range [2]int{probeBytes, len(whole)} {
+		part := whole[:min(n, len(whole))]
+		part = part[:bytes.LastIndexByte(part, '\n')+1]
+		cand = scan.CandidateLines(part, sc.cand[:0])
+		if len(cand) > 0 || len(part) == len(whole) {
+			break
+		}
+	}
 	sc.cand = cand
 	if len(cand) == 0 {
 		return 0, false, len(whole)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"imas/core/input"
+	"imas/core/plog"
 	"imas/internal/gen"
 )
 
@@ -54,6 +56,9 @@ func TestStreamingMergeEqualsMerge(t *testing.T) {
 	// Noise before the first record, more than firstRecordTime's head.
 	noisy := write("d/plog-777004.log", append(bytes.Repeat([]byte("[INFO] GE(777004,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:noise\n"), 5000),
 		strings.ReplaceAll(strings.Join(lines[len(lines)/2:], ""), "777001", "777004")...))
+	// Noise past the first lines scanned alone, within the head.
+	probed := write("d/plog-777006.log", append(bytes.Repeat([]byte("[INFO] GE(777006,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:noise\n"), 1000),
+		strings.ReplaceAll(strings.Join(lines[len(lines)/2:], ""), "777001", "777006")...))
 	empty := write("e/plog-777005.log", []byte("[INFO] GE(777005,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:nothing\n"))
 	mixed, _ := filepath.Glob("../testdata/gen/mixed/*.log")
 	shuffled := append(slices.Clone(p1), append(p2, swapped)...)
@@ -71,6 +76,7 @@ func TestStreamingMergeEqualsMerge(t *testing.T) {
 		{"with a duplicate", append(slices.Clone(p1), append([]string{p1[1]}, p2...)...)},
 		{"with a file without records", append(slices.Clone(p1), append([]string{empty}, p2...)...)},
 		{"with a late first record", append(slices.Clone(p1), append([]string{noisy}, p2...)...)},
+		{"with a first record past the probe", append(slices.Clone(p1), append([]string{probed}, p2...)...)},
 		{"three processes side by side", mixed},
 		{"shuffled", shuffled},
 	} {
@@ -139,6 +145,64 @@ func TestHeadsReadOnce(t *testing.T) {
 		}
 		if opens[f] != want {
 			t.Errorf("%s opened %d times, want %d", filepath.Base(f), opens[f], want)
+		}
+	}
+}
+
+// TestAnalyzeSeqOutOfOrder: sources that come one at a time have no heads
+// to plan from; when their files break the in-order build, the merge after
+// the last file gives the report Analyze gives.
+func TestAnalyzeSeqOutOfOrder(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/gen/mixed/*.log")
+	if len(files) < 2 {
+		t.Fatal("no mixed fixture")
+	}
+	var srcs []input.Source
+	for _, f := range files {
+		srcs = append(srcs, input.FileSource(f))
+	}
+	want, err := Analyze(context.Background(), srcs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := AnalyzeSeq(context.Background(), slices.Values(srcs), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameReport(t, got, want)
+}
+
+// TestFirstRecord: a file's first record is found in the first lines, past
+// them in the head, or past the head (the head's lines skipped); a file
+// without one never holds the merge back.
+func TestFirstRecord(t *testing.T) {
+	dir := t.TempDir()
+	noise := func(n int) string {
+		return strings.Repeat("[INFO] GE(1,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:noise\n", n)
+	}
+	const record = "[INFO] GE(1,python3):2026-02-20-10:00:00.000.123 [block_mem_assigner.cc:2914]2 SetOffsetSize:[IMAS]Set g name[n] optype[Op] output[0] offset to [0] streamid[0] memtype[2] size[512] realsize[512] noalignsize[512] life time begin[1] life time end[2] child[0:1:0:0:1] isref[0] batch[], block_type[]\n"
+	var env plog.Envelope
+	if !plog.Parse([]byte(strings.TrimSuffix(record, "\n")), &env) {
+		t.Fatal("record line does not parse")
+	}
+	var srcs []input.Source
+	for i, text := range []string{
+		record + noise(10),   // at the start
+		noise(1000) + record, // past the first lines, within the head
+		noise(5000) + record, // past the head
+		noise(10),            // none
+		noise(5000),          // none, longer than the head
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("%d.log", i))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, input.FileSource(p))
+	}
+	hs := newHeads(srcs, 64<<10)
+	for i, want := range []int64{env.Time, env.Time, env.Time, math.MaxInt64, math.MaxInt64} {
+		if got, ok := hs.firstRecord(i); !ok || got != want {
+			t.Errorf("file %d: first record at %d (%v), want %d", i, got, ok, want)
 		}
 	}
 }

@@ -101,14 +101,8 @@ func ParseSize(s string) (int64, error) {
 	return driver.ParseSize(s)
 }
 
-// Life formats a lifetime "begin–end", with ∞ for GE's "to the end".
-func Life(begin, end int64) string {
-	e := strconv.FormatInt(end, 10)
-	if end >= model.LifeDefault {
-		e = "∞"
-	}
-	return strconv.FormatInt(begin, 10) + "–" + e
-}
+// Life formats a lifetime as every door does (model.FormatLife).
+func Life(begin, end int64) string { return model.FormatLife(begin, end) }
 
 // RowFlags lists a row's notable child flags, short.
 func RowFlags(r *model.Row) string {

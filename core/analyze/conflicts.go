@@ -18,7 +18,7 @@ import (
 //     (buffer-pool rows print 0/0, pre-2020-06 rows print none) are left out:
 //     nothing can be said about their time;
 //   - a continuous row with a "Continuous input" line occupies
-//     [line offset, + align512(line realsize)), every other row
+//     [line offset, + model.Align512(line realsize)), every other row
 //     [offset, offset+size);
 //   - an infinite end (≥ 4294967294) means live to the end of the graph.
 //     Kept as the raw number it is larger than every step, which is the
@@ -220,7 +220,7 @@ func contSlot(l *model.Reassign, r *model.Row) int64 {
 	if n <= 0 {
 		n = r.RealSize // the :1230 variant prints realsize[0]
 	}
-	return align512(n)
+	return model.Align512(n)
 }
 
 // noLifetime reports rows whose lifetime says nothing: buffer-pool rows

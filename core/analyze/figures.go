@@ -11,18 +11,8 @@ import (
 	"imas/core/model"
 )
 
-func align512(n int64) int64 {
-	if n <= 0 {
-		return 0
-	}
-	return (n + 511) / 512 * 512
-}
-
 // Round2 rounds a percentage to two decimals.
 func Round2(x float64) float64 { return math.Round(x*100) / 100 }
-
-// IsInfinite reports whether a lifetime means "to the end of the graph".
-func IsInfinite(t int64) bool { return t >= model.LifeDefault }
 
 // Figures fills g.Figures from its rows, atomic pieces and GE's own summary,
 // and returns diagnostics for figures GE logged differently. siblings are
@@ -45,7 +35,7 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 		if !r.Counted {
 			continue
 		}
-		a := align512(r.RealSize)
+		a := model.Align512(r.RealSize)
 		f.Tensors++
 		f.Total += r.RealSize
 		f.GETotal += a
@@ -58,7 +48,7 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 	}
 	f.Streams = int64(len(streams))
 	for _, p := range g.AtomicPieces {
-		f.Atomic += align512(p.RealSize)
+		f.Atomic += model.Align512(p.RealSize)
 	}
 	f.TheoryMin = peakReusable + f.NoReuse + f.Atomic
 	f.Continuous = blockSum(g.Rows, func(r *model.Row) bool { return r.Continuous != 0 })
@@ -186,10 +176,10 @@ func MaxFinite(rows []model.Row) int64 {
 		if !r.Counted {
 			continue
 		}
-		if !IsInfinite(r.LifeBegin) && r.LifeBegin > mx {
+		if !model.IsInfinite(r.LifeBegin) && r.LifeBegin > mx {
 			mx = r.LifeBegin
 		}
-		if !IsInfinite(r.LifeEnd) && r.LifeEnd > mx {
+		if !model.IsInfinite(r.LifeEnd) && r.LifeEnd > mx {
 			mx = r.LifeEnd
 		}
 	}
@@ -200,7 +190,7 @@ func MaxFinite(rows []model.Row) int64 {
 // clipped to maxFinite.
 func Interval(r *model.Row, maxFinite int64) (begin, end int64) {
 	begin, end = r.LifeBegin, r.LifeEnd
-	if IsInfinite(end) {
+	if model.IsInfinite(end) {
 		end = maxFinite
 	}
 	if end < begin {
@@ -209,7 +199,7 @@ func Interval(r *model.Row, maxFinite int64) (begin, end int64) {
 	return
 }
 
-// PeakReusable is the peak over time of Σ align512(realsize) of live counted
+// PeakReusable is the peak over time of Σ model.Align512(realsize) of live counted
 // reuse-1 tensors, and is the first term of theory_min.
 func PeakReusable(rows []model.Row) int64 {
 	peak, _ := PeakStep(rows)
@@ -227,7 +217,7 @@ func PeakStep(rows []model.Row) (peak, step int64) {
 		r := &rows[i]
 		if r.Counted && r.Reuse != 0 {
 			b, e := Interval(r, mx)
-			items = append(items, liveItem{b, e, align512(r.RealSize)})
+			items = append(items, liveItem{b, e, model.Align512(r.RealSize)})
 		}
 	}
 	sc.items = items

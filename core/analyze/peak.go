@@ -87,7 +87,7 @@ func peakAt(g *model.Graph, theory, step int64, top int, roots []int32, sc *scra
 		r := &g.Rows[i]
 		k, _ := slices.BinarySearch(offs, r.Offset)
 		it := model.PeakItem{Key: r.Key(), OpType: r.OpType, Offset: r.Offset, Size: r.Size,
-			Life: LifeText(r.LifeBegin, r.LifeEnd), Shared: int(tenants[k]), Flags: flags(r)}
+			Life: model.FormatLife(r.LifeBegin, r.LifeEnd), Shared: int(tenants[k]), Flags: flags(r)}
 		if j := roots[i]; j != i {
 			it.AliasOf = g.Rows[j].Key()
 		}

@@ -37,7 +37,7 @@ func peakRef(g *model.Graph, theory, step int64, top int) *model.Peak {
 			continue
 		}
 		it := model.PeakItem{Key: r.Key(), OpType: r.OpType, Offset: r.Offset, Size: r.Size,
-			Life: LifeText(r.LifeBegin, r.LifeEnd), Shared: tenants[r.Offset], Flags: flags(r)}
+			Life: model.FormatLife(r.LifeBegin, r.LifeEnd), Shared: tenants[r.Offset], Flags: flags(r)}
 		if root != nil {
 			it.AliasOf = root.Key()
 			aliases = append(aliases, it)

@@ -54,17 +54,6 @@ func TestPeak(t *testing.T) {
 	}
 }
 
-func TestLifeText(t *testing.T) {
-	for _, tt := range []struct {
-		b, e int64
-		want string
-	}{{2, 9, "2→9"}, {2, model.LifeDefault, "2→∞"}, {0, model.LifeMax, "0→∞"}} {
-		if got := analyze.LifeText(tt.b, tt.e); got != tt.want {
-			t.Errorf("LifeText(%d, %d) = %q, want %q", tt.b, tt.e, got, tt.want)
-		}
-	}
-}
-
 func BenchmarkPeak(b *testing.B) {
 	g, _ := layoutGraph(1000000)
 	b.ResetTimer()

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"imas/core/model"
 )
 
 // Waste explains gap = after_reuse − theory_min of one graph. theory_min
-// is a model of the memory: each counted tensor takes align512(realsize)
+// is a model of the memory: each counted tensor takes model.Align512(realsize)
 // while live, never-reused tensors and atomic pieces take their size all
 // the time. The parts move that model step by step towards GE's layout,
 // each step giving one part:
@@ -141,7 +140,7 @@ func waste(g *model.Graph, step int64, siblings []*model.Graph, sc *scratch) *mo
 	add("alignment", m1-m0, fmt.Sprintf("tensors take their whole 512-aligned block, sized for its largest tenant (Σ size − Σ realsize over counted tensors: %d)", inflation))
 	note := "no continuous segment is held longer than its members"
 	if longest != nil {
-		note = fmt.Sprintf("continuous segments held whole: %d; the longest at offset %d, %d bytes, lifetime %s", whole, longest.lo, longest.hi-longest.lo, LifeText(longest.begin, longest.end))
+		note = fmt.Sprintf("continuous segments held whole: %d; the longest at offset %d, %d bytes, lifetime %s", whole, longest.lo, longest.hi-longest.lo, model.FormatLife(longest.begin, longest.end))
 	}
 	add("continuous", m2-m1, note)
 	note = fmt.Sprintf("zero-copy blocks above the reuse region: %d; theory_min counts %d for this memory type's zero-copy tensors", zc, io)
@@ -237,9 +236,9 @@ func watermarkSorted(items []liveItem) (peak, step int64) {
 
 // footprint is what a counted tensor takes in GE's layout: its whole
 // block, or its slot in a continuous segment (never less than theory's
-// align512(realsize)).
+// model.Align512(realsize)).
 func footprint(r *model.Row, cont contInputs) int64 {
-	f := align512(r.RealSize)
+	f := model.Align512(r.RealSize)
 	if l := cont.line(r); l != nil {
 		return max(f, contSlot(l, r))
 	}
@@ -274,8 +273,8 @@ func continuousSegments(g *model.Graph, cont contInputs, sc *scratch) ([]int32, 
 		if !isContInput(l) {
 			continue
 		}
-		end := l.Offset + align512(l.RealSize)
-		if prev != nil && (l.Offset == prev.Offset+prev.RealSize || l.Offset == prev.Offset+align512(prev.RealSize)) {
+		end := l.Offset + model.Align512(l.RealSize)
+		if prev != nil && (l.Offset == prev.Offset+prev.RealSize || l.Offset == prev.Offset+model.Align512(prev.RealSize)) {
 			s := &segs[len(segs)-1]
 			s.hi = max(s.hi, end)
 		} else {
@@ -356,13 +355,3 @@ func holesAt(rows []model.Row, held []bool, step, lo, hi int64, n int, sc *scrat
 
 // addrRange is an address range [lo, hi).
 type addrRange struct{ lo, hi int64 }
-
-// LifeText formats a lifetime the way the GE memory guide shows it:
-// "2→9", "2→∞" for ends that last to the end of the graph.
-func LifeText(begin, end int64) string {
-	e := "∞"
-	if !IsInfinite(end) {
-		e = strconv.FormatInt(end, 10)
-	}
-	return strconv.FormatInt(begin, 10) + "→" + e
-}

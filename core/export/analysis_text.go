@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"imas/core/analyze"
 	"imas/core/model"
 )
 
@@ -58,7 +57,7 @@ func WriteCheck(w io.Writer, rep *model.Report) (int, error) {
 		fmt.Fprintf(bw, "pid %s %s memtype %d: %d\n", g.PID, g.Graph, g.MemType, len(g.Conflicts))
 		for _, c := range g.Conflicts {
 			fmt.Fprintf(bw, "  %s × %s  offset %d size %s  lifetime %s  stream %s\n",
-				c.A, c.B, c.Offset, Bytes(c.Size), analyze.LifeText(c.Lifetime[0], c.Lifetime[1]), c.Stream)
+				c.A, c.B, c.Offset, Bytes(c.Size), model.FormatLife(c.Lifetime[0], c.Lifetime[1]), c.Stream)
 		}
 	}
 	invalid, agraphs, checked := 0, 0, int64(0)

@@ -2,7 +2,6 @@ package export
 
 import (
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,9 +61,8 @@ type perfetto struct {
 	lanes    lanes
 	asyncID  int64 // last async slice id
 	// scratch, reused across graphs and pools
-	idx          []int32
-	starts, ends []change
-	deltas       []delta
+	idx    []int32
+	deltas []delta
 }
 
 // process starts a new process: pids are handed out in display order, so
@@ -304,7 +302,7 @@ func appendFlags(b []byte, r *model.Row, overlap, conflict bool) []byte {
 	add(r.IsRef != 0, "isref")
 	add(!r.Counted && r.IsRef == 0, "repeat")
 	add(r.Pool, "buffer_pool")
-	add(analyze.IsInfinite(r.LifeEnd), "to_end")
+	add(model.IsInfinite(r.LifeEnd), "to_end")
 	add(overlap, "overlap")
 	add(conflict, "conflict")
 	return append(b, '"')
@@ -374,67 +372,24 @@ func (p *perfetto) counters(g *model.Graph, pid, last int64) {
 		t.num("after_reuse", g.AfterReuse)
 		t.end()
 	}
-	// Live bytes change where a tensor starts and one step after it ends.
-	rows := g.Rows
-	starts := slices.Grow(p.starts[:0], int(g.Tensors))
-	ends := slices.Grow(p.ends[:0], int(g.Tensors))
-	for i := range rows {
-		if r := &rows[i]; r.Counted {
-			b, e := analyze.Interval(r, last)
-			starts = append(starts, change{b, int32(i)})
-			ends = append(ends, change{e + 1, int32(i)})
-		}
+	// Live bytes, as report.json has them (a report of the summary
+	// analyses has no curve: it is computed here then).
+	live := g.Live
+	if live == nil {
+		live = analyze.Live(g)
 	}
-	byStep := func(a, b change) int { return cmpInt(a.step, b.step) }
-	slices.SortFunc(starts, byStep)
-	slices.SortFunc(ends, byStep)
-	var reusable, counted int64
-	for s, e := 0, 0; s < len(starts) || e < len(ends); {
-		// Apply every change at the next step, then write the value that
-		// holds until the one after.
-		now := int64(math.MaxInt64)
-		if e < len(ends) {
-			now = ends[e].step
-		}
-		if s < len(starts) && starts[s].step < now {
-			now = starts[s].step
-		}
-		for ; s < len(starts) && starts[s].step == now; s++ {
-			r := &rows[starts[s].row]
-			counted += align512(r.RealSize)
-			if r.Reuse != 0 {
-				reusable += align512(r.RealSize)
-			}
-		}
-		for ; e < len(ends) && ends[e].step == now; e++ {
-			r := &rows[ends[e].row]
-			counted -= align512(r.RealSize)
-			if r.Reuse != 0 {
-				reusable -= align512(r.RealSize)
-			}
-		}
-		t.begin('C', now*StepMicros)
+	if live == nil {
+		return
+	}
+	for i, step := range live.Steps {
+		t.begin('C', step*StepMicros)
 		t.num("pid", pid)
 		t.str("name", "live")
 		t.args()
-		t.num("reusable", reusable)
-		t.num("counted", counted)
+		t.num("reusable", live.Reusable[i])
+		t.num("counted", live.Counted[i])
 		t.end()
 	}
-	p.starts, p.ends = starts, ends
-}
-
-// change is a step at which a row starts or stops being live.
-type change struct {
-	step int64
-	row  int32
-}
-
-func align512(n int64) int64 {
-	if n <= 0 {
-		return 0
-	}
-	return (n + 511) / 512 * 512
 }
 
 // lanes packs inclusive intervals, fed by ascending begin, onto the fewest

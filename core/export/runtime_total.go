@@ -26,9 +26,7 @@ func writeRuntimeTotal(w *bufio.Writer, rep *model.Report) {
 
 // writeDeviceMalloc writes, per process and device, the memory GE really
 // malloc'ed by category in the old imas layout (docs/runtime.md), with a
-// share of Used total. Used total is GE's sum plus, when the run plog's
-// devmm statistics are given, the peaks of the other modules (APP, HCCL,
-// RUNTIME) on that device.
+// share of Used total (model.DeviceUsed).
 func writeDeviceMalloc(w *bufio.Writer, rep *model.Report) {
 	type dev struct {
 		pid string
@@ -44,23 +42,14 @@ func writeDeviceMalloc(w *bufio.Writer, rep *model.Report) {
 	}
 	header := false
 	for _, d := range rep.Devices {
-		k := dev{d.PID, d.DeviceID}
-		cats := byDev[k]
-		others, order, gePeak := devmmModules(rep, d.PID, d.DeviceID)
-		if cats == nil && len(order) == 0 {
+		u := d.Used
+		if u == nil {
 			continue
 		}
+		cats := byDev[dev{d.PID, d.DeviceID}]
 		if !header {
 			w.WriteString("Malloc memory from device\n")
 			header = true
-		}
-		var ge int64
-		for _, v := range cats {
-			ge += v
-		}
-		used := ge
-		for _, m := range order {
-			used += others[m]
 		}
 		fmt.Fprintf(w, "Process_%s\n", d.PID)
 		fmt.Fprintf(w, "DeviceId: %s\n", idText(d.DeviceID))
@@ -70,46 +59,25 @@ func writeDeviceMalloc(w *bufio.Writer, rep *model.Report) {
 		}
 		line := func(name string, v int64) {
 			share := 0.0
-			if used > 0 {
-				share = float64(v) / float64(used) * 100
+			if u.Total > 0 {
+				share = float64(v) / float64(u.Total) * 100
 			}
 			fmt.Fprintf(w, "%-24s%-24s%7s%%\n", name, Bytes(v), Rate2(share))
 		}
-		line("Used total", used)
-		line("|-GE", ge)
+		line("Used total", u.Total)
+		line("|-GE", u.GE)
 		for _, c := range model.MallocCategories {
 			if v, ok := cats[c]; ok || c != "Other" {
 				line("|-GE-"+c, v)
 			}
 		}
-		for _, m := range order {
-			line("|-"+m, others[m])
+		for _, m := range u.Modules {
+			line("|-"+m.Module, m.Peak)
 		}
-		if len(order) > 0 || gePeak > 0 {
-			fmt.Fprintf(w, "%-24s%s (devmm peak of GE; |-GE should be close to it)\n", "devmm GE", Bytes(gePeak))
+		if len(u.Modules) > 0 || u.DevmmGE > 0 {
+			fmt.Fprintf(w, "%-24s%s (devmm peak of GE; |-GE should be close to it)\n", "devmm GE", Bytes(u.DevmmGE))
 		}
 	}
-}
-
-// devmmModules sums the devmm peaks of the non-GE modules of one process
-// and device (host memory types excluded), and returns GE's own peak for
-// cross-checking the malloc categories.
-func devmmModules(rep *model.Report, pid string, device int64) (peaks map[string]int64, order []string, gePeak int64) {
-	peaks = map[string]int64{}
-	for _, d := range rep.Devmm {
-		if d.PID != pid || d.Module == "" || d.Device < 0 || (device >= 0 && d.Device != device) || d.Total > 0 {
-			continue
-		}
-		if d.Module == "GE" {
-			gePeak += d.Peak
-			continue
-		}
-		if _, ok := peaks[d.Module]; !ok {
-			order = append(order, d.Module)
-		}
-		peaks[d.Module] += d.Peak
-	}
-	return peaks, order, gePeak
 }
 
 // writeDevmm lists the driver statistics with leak hints.

@@ -272,13 +272,3 @@ func splitList(b []byte) ([]int64, numErr) {
 	}
 	return out, numOK
 }
-
-func align512(n int64) int64 {
-	if n <= 0 {
-		return 0
-	}
-	return (n + 511) / 512 * 512
-}
-
-// Align512 rounds n up to GE's 512-byte block alignment (MEM_ALIGN_SIZE).
-func Align512(n int64) int64 { return align512(n) }

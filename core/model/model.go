@@ -95,6 +95,7 @@ type Graph struct {
 	Conflicts    []Conflict     `json:"conflicts"`
 	Waste        *Waste         `json:"waste,omitempty"`
 	Peak         *Peak          `json:"peak,omitempty"`
+	Live         *LiveCurve     `json:"live,omitempty"`
 	Rows         []Row          `json:"rows"`
 	Reassign     []Reassign     `json:"reassign"`
 	AtomicPieces []AtomicPiece  `json:"atomic_pieces"`
@@ -112,6 +113,17 @@ type Graph struct {
 	File int32 `json:"-"`
 	Line int64 `json:"-"`
 	Seq  int   `json:"-"`
+}
+
+// LiveCurve is a graph's live bytes over its steps (analyze.Live): from
+// Steps[i] until Steps[i+1], Counted[i] bytes of counted tensors are live
+// (align512 of their real size, as theory_min counts them), Reusable[i]
+// of them with reuse flag 1 (the curve whose peak + no_reuse + atomic is
+// theory_min).
+type LiveCurve struct {
+	Steps    []int64 `json:"steps"`
+	Reusable []int64 `json:"reusable"`
+	Counted  []int64 `json:"counted"`
 }
 
 // Figures are the figures of one graph and memory type (docs/figures.md#figures).
@@ -197,12 +209,6 @@ func (r *Row) LifeText() (begin, end string) {
 
 // Key is the "<node>:<kind>:<index>" tensor key of report.json.
 func (r *Row) Key() string { return TensorKey(r.Node, r.Kind, r.Index) }
-
-// Infinite lifetimes: kDefaultLifeTime and kMaxLifeTime.
-const (
-	LifeDefault int64 = 4294967294
-	LifeMax     int64 = 4294967295
-)
 
 // Reassign is a continuous-memory line (imas "reassign" row).
 type Reassign struct {
@@ -387,6 +393,30 @@ type DeviceInfo struct {
 	StaticMemoryPolicy int64 `json:"static_memory_policy"`
 	// DeviceTotal is "Total memory size is N" (0 when not logged).
 	DeviceTotal int64 `json:"device_total"`
+	// Used is what the process used on the device (analyze.DeviceUsage);
+	// nil when neither a malloc nor a devmm peak of another module was
+	// logged for it.
+	Used *DeviceUsed `json:"used,omitempty"`
+}
+
+// DeviceUsed is the memory one process used on one device: GE's mallocs
+// (device_malloc) plus the devmm peaks of the other modules. Peaks of
+// different modules need not coincide, so Total is an upper bound.
+type DeviceUsed struct {
+	Total int64 `json:"total"` // GE + the modules' peaks
+	GE    int64 `json:"ge"`    // Σ device_malloc of the process and device
+	// Modules are the devmm peaks of the modules other than GE (APP, HCCL,
+	// RUNTIME, ...), in log order; host memory types are left out.
+	Modules []ModulePeak `json:"modules"`
+	// DevmmGE is GE's own devmm peak, to cross-check GE: a large gap is
+	// an allocation path imas cannot see.
+	DevmmGE int64 `json:"devmm_ge"`
+}
+
+// ModulePeak is one module's devmm peak on a device.
+type ModulePeak struct {
+	Module string `json:"module"`
+	Peak   int64  `json:"peak"`
 }
 
 // Region is a load-time memory region (feature map, weights, ...).

@@ -288,7 +288,7 @@
       ? 'address 0x' + (m.base + pos[4 * k + 2]).toString(16)
       : 'offset ' + pos[4 * k + 2] + ' (' + human(pos[4 * k + 2]) + ')',
     'size ' + size + ' (' + human(size) + ')',
-    (m.subject === 'pool' ? 'allocations ' : 'life ') + pos[4 * k] + '–' + end + ' · stream ' + ints[4 * k + 3]];
+    (m.subject === 'pool' ? 'allocations ' : 'life ') + pos[4 * k] + '→' + end + ' · stream ' + ints[4 * k + 3]];
     if (flags) lines.push(flags);
     card.replaceChildren(...lines.map((t, i) => {
       const e = document.createElement(i === 0 ? 'b' : 'div');

@@ -95,7 +95,7 @@ func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, err
 		if r.IsRef != 0 {
 			f |= FlagIsRef
 		}
-		if analyze.IsInfinite(r.LifeEnd) {
+		if model.IsInfinite(r.LifeEnd) {
 			f |= FlagForever
 		}
 		rs[k] = mapRect{row: int32(k), color: colorOf(k), flags: f, stream: int32(r.Stream),

@@ -195,7 +195,7 @@ func flagTests(conflicted map[string]bool) map[string]func(*model.Row) bool {
 		"zero_copy":  func(r *model.Row) bool { return r.ZeroCopy != 0 },
 		"isref":      func(r *model.Row) bool { return r.IsRef != 0 },
 		"conflict":   func(r *model.Row) bool { return conflicted[r.Key()] },
-		"forever":    func(r *model.Row) bool { return r.LifeEnd >= model.LifeDefault },
+		"forever":    func(r *model.Row) bool { return model.IsInfinite(r.LifeEnd) },
 	}
 }
 
