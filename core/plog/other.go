@@ -314,9 +314,6 @@ func parseReport(line []byte, e *Envelope) bool {
 		if len(p) >= 27 {
 			t = tc.parse(p[:27])
 		}
-		if t != 0 {
-			p = bytes.TrimLeft(p[27:], " ")
-		}
 		e.PID, e.Time = pid, t
 		e.report = reportState{pid: pid, time: t}
 		// The message keeps the error code, which frameworks print before
