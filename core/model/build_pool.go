@@ -41,6 +41,9 @@ type poolState struct {
 	blocks map[blockKey]blockInfo
 	live   map[ptrKey]liveRef
 	pages  map[int64][]pageRange // pid → page-caching mallocs sorted by base
+	// addrText holds the printed form of each block address: pools hand
+	// the same few addresses out again and again.
+	addrText map[uint64]string
 }
 
 type blockKey struct {
@@ -69,6 +72,17 @@ func (s *poolState) init() {
 	s.blocks = map[blockKey]blockInfo{}
 	s.live = map[ptrKey]liveRef{}
 	s.pages = map[int64][]pageRange{}
+	s.addrText = map[uint64]string{}
+}
+
+// addrString is hexAddr(a), formatted once per address.
+func (s *poolState) addrString(a uint64) string {
+	t, ok := s.addrText[a]
+	if !ok {
+		t = hexAddr(a)
+		s.addrText[a] = t
+	}
+	return t
 }
 
 // poolAcc returns the pool (pid, alloc), creating it.
@@ -155,7 +169,7 @@ func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
 		acc.p.Device = bi.dev
 	}
 	// Kernel names are unique per allocation; nodes and block addresses repeat.
-	row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(hexAddr(r.Addr)),
+	row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(s.addrString(r.Addr)),
 		Size: size, RealSize: real, Begin: acc.clock, End: LifeMax, Cached: s.pageOf(r.PID, r.Addr),
 		Time: r.Time, Line: r.Line, Addr: r.Addr}
 	acc.clock++
