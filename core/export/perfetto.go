@@ -40,7 +40,7 @@ func WritePerfetto(w io.Writer, rep *model.Report) error {
 func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 	t := newTraceWriter(w)
 	t.raw(`{"traceEvents":[`)
-	origin, note := writePerfettoEvents(t, rep, sc)
+	origin, note := writePerfettoEvents(t, rep, sc, AutoTraceRowsJSON)
 	// traceEvents comes first: older Perfetto releases skip the rest of
 	// the file after a top-level key they do not know.
 	t.raw("\n],\n\"metadata\":{\"source\":\"imas\",\"graph_time\":\"1 ms = 1 topological step\"")
@@ -57,11 +57,12 @@ func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 }
 
 // writePerfettoEvents writes the trace's events through t: the graphs sc
-// keeps, then the runtime processes. It returns the runtime time origin
+// keeps (autoRows: the automatic scope's limit), then the runtime
+// processes. It returns the runtime time origin
 // and the note saying which graphs were left out ("" if none).
-func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope) (origin, note string) {
+func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, autoRows int) (origin, note string) {
 	p := &perfetto{t: t}
-	keep, note := sc.graphs(rep.Graphs)
+	keep, note := sc.graphs(rep.Graphs, autoRows)
 	// Track ids start above every process id, so no track is taken for
 	// the "main thread" of its process and sorted first.
 	p.tid = int64(len(rep.Graphs)) + runtimeProcesses(rep)

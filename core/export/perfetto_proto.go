@@ -27,8 +27,11 @@ import (
 //     category and name, onto the fewest child tracks of their process on
 //     which they do not overlap (what the UI does for JSON async events).
 //
-// Timestamps are the JSON's microseconds as nanoseconds. No interning: the
-// packets are independent of each other.
+// Timestamps are the JSON's microseconds as nanoseconds. Categories,
+// annotation names, short annotation strings and the names of instants
+// and async slices are interned (sent once, then referred to by id), which
+// is most of the saving over JSON; tensor names, unique per slice, are
+// not.
 
 // Field numbers of Perfetto's published trace schema (trace_packet.proto,
 // track_descriptor.proto, track_event.proto and their imports).
@@ -39,6 +42,7 @@ const (
 	fPacketSequenceID = 10 // TracePacket.trusted_packet_sequence_id
 	fPacketTrackEvent = 11 // TracePacket.track_event
 	fPacketSeqFlags   = 13 // TracePacket.sequence_flags
+	fPacketInterned   = 12 // TracePacket.interned_data
 	fPacketTrackDesc  = 60 // TracePacket.track_descriptor
 
 	fTrackUUID       = 1  // TrackDescriptor.uuid
@@ -54,6 +58,16 @@ const (
 	fThreadTID       = 2  // ThreadDescriptor.tid
 	fThreadName      = 5  // ThreadDescriptor.thread_name
 	fEventAnnotation = 4  // TrackEvent.debug_annotations
+	fEventCategoryID = 3  // TrackEvent.category_iids
+	fEventNameID     = 10 // TrackEvent.name_iid
+	fAnnotNameID     = 1  // DebugAnnotation.name_iid
+	fAnnotStringID   = 17 // DebugAnnotation.string_value_iid
+	fInternedCat     = 1  // InternedData.event_categories (EventCategory)
+	fInternedName    = 2  // InternedData.event_names (EventName)
+	fInternedAnnot   = 3  // InternedData.debug_annotation_names (DebugAnnotationName)
+	fInternedString  = 29 // InternedData.debug_annotation_string_values (InternedString)
+	fInternIID       = 1  // iid of each of those
+	fInternText      = 2  // name (or str) of each of those
 	fEventType       = 9  // TrackEvent.type
 	fEventTrack      = 11 // TrackEvent.track_uuid
 	fEventCategory   = 22 // TrackEvent.categories
@@ -70,6 +84,7 @@ const (
 	eventCounter    = 4
 
 	seqIncrementalStateCleared = 1 // TracePacket.SequenceFlags
+	seqNeedsIncrementalState   = 2
 	protoSequence              = 1 // the one packet sequence of the file
 )
 
@@ -81,7 +96,7 @@ func WritePerfettoProto(w io.Writer, rep *model.Report) error {
 func writePerfettoProto(w io.Writer, rep *model.Report, sc TraceScope) error {
 	pt := newProtoTrace(w)
 	t := &traceWriter{buf: make([]byte, 0, 512), sink: pt.event}
-	writePerfettoEvents(t, rep, sc)
+	writePerfettoEvents(t, rep, sc, AutoTraceRowsProto)
 	if t.err == nil {
 		t.err = pt.err
 	}
@@ -105,6 +120,48 @@ type protoTrace struct {
 	counters map[counterKey]uint64
 	groups   map[asyncKey]*asyncGroup
 	open     map[string]openAsync // async id → its begin, until the end
+	// interned strings by InternedData field, and the entries the packet
+	// being built adds
+	interned map[int]*internTable
+	newData  []byte
+	entry    []byte
+	// interning: the packet being built may refer to interned strings
+	interning bool
+}
+
+// internTable gives strings their ids. It stops growing at internMax
+// entries (later strings are written in full), so it stays small whatever
+// the trace.
+type internTable struct {
+	ids  map[string]uint64
+	next uint64
+}
+
+const (
+	internMax    = 1 << 16
+	internLonger = 64 // strings longer than this are written in full
+)
+
+// intern returns the id of s in the table of InternedData field kind,
+// adding it to the packet being built when new; 0 when s is not interned.
+func (pt *protoTrace) intern(kind int, s string) uint64 {
+	if len(s) > internLonger {
+		return 0
+	}
+	it := pt.interned[kind]
+	if id, ok := it.ids[s]; ok {
+		return id
+	}
+	if len(it.ids) >= internMax {
+		return 0
+	}
+	it.next++
+	it.ids[s] = it.next
+	e := appendVarintField(pt.entry[:0], fInternIID, it.next)
+	e = appendStringField(e, fInternText, s)
+	pt.entry = e
+	pt.newData = appendBytesField(pt.newData, kind, e)
+	return it.next
 }
 
 type counterKey struct {
@@ -131,8 +188,13 @@ type openAsync struct {
 }
 
 func newProtoTrace(w io.Writer) *protoTrace {
-	return &protoTrace{w: bufio.NewWriterSize(w, 64<<10), procs: map[int64]uint64{}, threads: map[int64]uint64{},
-		counters: map[counterKey]uint64{}, groups: map[asyncKey]*asyncGroup{}, open: map[string]openAsync{}}
+	pt := &protoTrace{w: bufio.NewWriterSize(w, 64<<10), procs: map[int64]uint64{}, threads: map[int64]uint64{},
+		counters: map[counterKey]uint64{}, groups: map[asyncKey]*asyncGroup{}, open: map[string]openAsync{},
+		interned: map[int]*internTable{}}
+	for _, k := range []int{fInternedCat, fInternedName, fInternedAnnot, fInternedString} {
+		pt.interned[k] = &internTable{ids: map[string]uint64{}}
+	}
+	return pt
 }
 
 // event translates one JSON event (as the traceWriter built it).
@@ -283,23 +345,48 @@ func (pt *protoTrace) asyncLane(ev *jsonEvent, end int64) uint64 {
 // trackEvent writes a slice begin or end, or an instant; with ev (and
 // full), its name, category and args.
 func (pt *protoTrace) trackEvent(ts int64, typ uint64, track uint64, ev *jsonEvent, full bool) {
+	pt.newData = pt.newData[:0]
+	pt.interning = full && ev != nil
 	e := appendVarintField(pt.msg[:0], fEventType, typ)
 	e = appendVarintField(e, fEventTrack, track)
 	if full && ev != nil {
 		if ev.cat != "" {
-			e = appendStringField(e, fEventCategory, ev.cat)
+			if id := pt.intern(fInternedCat, ev.cat); id != 0 {
+				e = appendVarintField(e, fEventCategoryID, id)
+			} else {
+				e = appendStringField(e, fEventCategory, ev.cat)
+			}
 		}
-		e = appendStringField(e, fEventName, ev.name)
+		// Tensor slices (X) have unique names; instants and pool
+		// allocations repeat theirs.
+		if id := uint64(0); ev.ph != 'X' {
+			if id = pt.intern(fInternedName, ev.name); id != 0 {
+				e = appendVarintField(e, fEventNameID, id)
+			} else {
+				e = appendStringField(e, fEventName, ev.name)
+			}
+		} else {
+			e = appendStringField(e, fEventName, ev.name)
+		}
 		for i := range ev.args {
 			a := &ev.args[i]
-			an := appendStringField(pt.sub[:0], fAnnotName, a.key)
+			var an []byte
+			if id := pt.intern(fInternedAnnot, a.key); id != 0 {
+				an = appendVarintField(pt.sub[:0], fAnnotNameID, id)
+			} else {
+				an = appendStringField(pt.sub[:0], fAnnotName, a.key)
+			}
 			switch a.kind {
 			case argNum:
 				an = appendVarintField(an, fAnnotInt, uint64(a.num))
 			case argBool:
 				an = appendVarintField(an, fAnnotBool, uint64(a.num))
 			default:
-				an = appendStringField(an, fAnnotString, a.str)
+				if id := pt.intern(fInternedString, a.str); id != 0 {
+					an = appendVarintField(an, fAnnotStringID, id)
+				} else {
+					an = appendStringField(an, fAnnotString, a.str)
+				}
 			}
 			pt.sub = an
 			e = appendBytesField(e, fEventAnnotation, an)
@@ -310,6 +397,7 @@ func (pt *protoTrace) trackEvent(ts int64, typ uint64, track uint64, ev *jsonEve
 }
 
 func (pt *protoTrace) counterEvent(ts int64, track uint64, v int64) {
+	pt.interning = false
 	e := appendVarintField(pt.msg[:0], fEventType, eventCounter)
 	e = appendVarintField(e, fEventTrack, track)
 	e = appendVarintField(e, fEventCounter, uint64(v))
@@ -321,9 +409,16 @@ func (pt *protoTrace) counterEvent(ts int64, track uint64, v int64) {
 func (pt *protoTrace) packet(tsMicros int64, field int, body []byte) {
 	p := appendVarintField(pt.pkt[:0], fPacketTimestamp, uint64(max(tsMicros, 0))*1000)
 	p = appendVarintField(p, fPacketSequenceID, protoSequence)
-	if !pt.started {
+	switch {
+	case !pt.started:
 		p = appendVarintField(p, fPacketSeqFlags, seqIncrementalStateCleared)
 		pt.started = true
+	case field == fPacketTrackEvent && pt.interning:
+		p = appendVarintField(p, fPacketSeqFlags, seqNeedsIncrementalState)
+	}
+	if len(pt.newData) > 0 {
+		p = appendBytesField(p, fPacketInterned, pt.newData)
+		pt.newData = pt.newData[:0]
 	}
 	p = appendBytesField(p, field, body)
 	pt.pkt = p

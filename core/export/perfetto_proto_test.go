@@ -100,6 +100,15 @@ func decodeProtoTrace(t *testing.T, data []byte) []string {
 		}
 		return tr.pid
 	}
+	// interned strings by InternedData field number, then iid
+	interned := map[int]map[uint64]string{1: {}, 2: {}, 3: {}, 29: {}}
+	lookup := func(kind int, iid uint64) string {
+		v, ok := interned[kind][iid]
+		if !ok {
+			t.Fatalf("interned id %d of field %d used before it was sent", iid, kind)
+		}
+		return v
+	}
 	seq := 0
 	for _, pf := range pbFields(t, data) {
 		if pf.num != 1 || pf.wire != 2 {
@@ -116,8 +125,30 @@ func decodeProtoTrace(t *testing.T, data []byte) []string {
 					t.Errorf("sequence %d", f.v)
 				}
 			case 13:
-				if seq != 0 || f.v != 1 {
+				if seq == 0 && f.v != 1 || seq > 0 && f.v != 2 {
 					t.Errorf("sequence flags %d on packet %d", f.v, seq)
+				}
+			case 12:
+				for _, g := range pbFields(t, f.b) {
+					if interned[g.num] == nil {
+						t.Fatalf("InternedData field %d", g.num)
+					}
+					var iid uint64
+					var text string
+					for _, h := range pbFields(t, g.b) {
+						switch h.num {
+						case 1:
+							iid = h.v
+						case 2:
+							text = string(h.b)
+						default:
+							t.Fatalf("interned entry field %d", h.num)
+						}
+					}
+					if _, dup := interned[g.num][iid]; dup || iid == 0 {
+						t.Fatalf("interned id %d of field %d sent twice or zero", iid, g.num)
+					}
+					interned[g.num][iid] = text
 				}
 			case 11:
 				ev = f.b
@@ -199,8 +230,12 @@ func decodeProtoTrace(t *testing.T, data []byte) []string {
 				track = f.v
 			case 22:
 				cat = string(f.b)
+			case 3:
+				cat = lookup(1, f.v)
 			case 23:
 				name = string(f.b)
+			case 10:
+				name = lookup(2, f.v)
 			case 30:
 				counter = int64(f.v)
 			case 4:
@@ -209,8 +244,12 @@ func decodeProtoTrace(t *testing.T, data []byte) []string {
 					switch g.num {
 					case 10:
 						k = string(g.b)
+					case 1:
+						k = lookup(3, g.v)
 					case 6:
 						v = fmt.Sprintf("%q", g.b)
+					case 17:
+						v = fmt.Sprintf("%q", lookup(29, g.v))
 					case 4:
 						v = fmt.Sprint(int64(g.v))
 					case 2:

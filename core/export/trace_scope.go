@@ -14,8 +14,8 @@ import (
 type TraceScope struct {
 	// Graphs is how many graphs, the largest by rows, the trace keeps:
 	// AutoGraphs keeps them all while their rows total at most
-	// AutoTraceRows, else the largest that fit (at least one); AllGraphs
-	// keeps every graph.
+	// AutoTraceRowsJSON (AutoTraceRowsProto for the protobuf trace), else
+	// the largest that fit (at least one); AllGraphs keeps every graph.
 	Graphs int
 }
 
@@ -25,13 +25,18 @@ const (
 	AllGraphs  = -1
 )
 
-// AutoTraceRows is the tensor rows an automatic trace holds at most: about
-// 400 MB of JSON or 100 MB of protobuf, which the UI still opens.
-const AutoTraceRows = 2_000_000
+// The tensor rows an automatic trace holds at most: a JSON trace takes
+// about 600 bytes a row (its slice, args and share of the counters), a
+// protobuf trace about half, so either stays near 150 MB, which the UI
+// opens.
+const (
+	AutoTraceRowsJSON  = 250_000
+	AutoTraceRowsProto = 500_000
+)
 
 // graphs returns which graphs to write (nil: all) and, when some are left
 // out, a note saying which.
-func (sc TraceScope) graphs(gs []*model.Graph) (keep []bool, note string) {
+func (sc TraceScope) graphs(gs []*model.Graph, autoRows int) (keep []bool, note string) {
 	if sc.Graphs < 0 || len(gs) == 0 {
 		return nil, ""
 	}
@@ -45,7 +50,7 @@ func (sc TraceScope) graphs(gs []*model.Graph) (keep []bool, note string) {
 	left := 0
 	for k, i := range order {
 		n := len(gs[i].Rows)
-		fits := sc.Graphs > 0 && k < sc.Graphs || sc.Graphs == AutoGraphs && (k == 0 || rows+n <= AutoTraceRows)
+		fits := sc.Graphs > 0 && k < sc.Graphs || sc.Graphs == AutoGraphs && (k == 0 || rows+n <= autoRows)
 		if fits {
 			keep[i] = true
 			rows += n
