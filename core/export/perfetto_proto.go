@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -117,8 +118,9 @@ type protoTrace struct {
 	nextUUID uint64
 	procs    map[int64]uint64 // JSON pid → process track
 	threads  map[int64]uint64 // JSON tid → thread track
-	counters map[counterKey]uint64
-	groups   map[asyncKey]*asyncGroup
+	counters map[string]uint64      // trackKey(pid, name, arg) → counter track
+	groups   map[string]*asyncGroup // trackKey(pid, cat, name) → lanes
+	key      []byte
 	open     map[string]openAsync // async id → its begin, until the end
 	// interned strings by InternedData field, and the entries the packet
 	// being built adds
@@ -144,35 +146,27 @@ const (
 
 // intern returns the id of s in the table of InternedData field kind,
 // adding it to the packet being built when new; 0 when s is not interned.
-func (pt *protoTrace) intern(kind int, s string) uint64 {
+func (pt *protoTrace) intern(kind int, s []byte) uint64 {
 	if len(s) > internLonger {
 		return 0
 	}
 	it := pt.interned[kind]
-	if id, ok := it.ids[s]; ok {
+	if id, ok := it.ids[string(s)]; ok {
 		return id
 	}
 	if len(it.ids) >= internMax {
 		return 0
 	}
 	it.next++
-	it.ids[s] = it.next
+	it.ids[string(s)] = it.next
 	e := appendVarintField(pt.entry[:0], fInternIID, it.next)
-	e = appendStringField(e, fInternText, s)
+	e = appendBytesField(e, fInternText, s)
 	pt.entry = e
 	pt.newData = appendBytesField(pt.newData, kind, e)
 	return it.next
 }
 
-type counterKey struct {
-	pid       int64
-	name, arg string
-}
 
-type asyncKey struct {
-	pid       int64
-	cat, name string
-}
 
 // asyncGroup is the lanes of one process, category and name: each lane a
 // track and the time its last slice ends.
@@ -189,7 +183,7 @@ type openAsync struct {
 
 func newProtoTrace(w io.Writer) *protoTrace {
 	pt := &protoTrace{w: bufio.NewWriterSize(w, 64<<10), procs: map[int64]uint64{}, threads: map[int64]uint64{},
-		counters: map[counterKey]uint64{}, groups: map[asyncKey]*asyncGroup{}, open: map[string]openAsync{},
+		counters: map[string]uint64{}, groups: map[string]*asyncGroup{}, open: map[string]openAsync{},
 		interned: map[int]*internTable{}}
 	for _, k := range []int{fInternedCat, fInternedName, fInternedAnnot, fInternedString} {
 		pt.interned[k] = &internTable{ids: map[string]uint64{}}
@@ -219,13 +213,13 @@ func (pt *protoTrace) event(b []byte) {
 	case 'i':
 		pt.trackEvent(ev.ts, eventInstant, pt.process(ev.pid, ""), ev, true)
 	case 'b':
-		pt.open[ev.id] = openAsync{ev.clone()}
+		pt.open[string(ev.id)] = openAsync{ev.clone()}
 	case 'e':
-		begin, ok := pt.open[ev.id]
+		begin, ok := pt.open[string(ev.id)]
 		if !ok {
 			return
 		}
-		delete(pt.open, ev.id)
+		delete(pt.open, string(ev.id))
 		track := pt.asyncLane(&begin.ev, ev.ts)
 		pt.trackEvent(begin.ev.ts, eventSliceBegin, track, &begin.ev, true)
 		pt.trackEvent(ev.ts, eventSliceEnd, track, nil, false)
@@ -235,11 +229,11 @@ func (pt *protoTrace) event(b []byte) {
 func (pt *protoTrace) meta(ev *jsonEvent) {
 	name := ""
 	for i := range ev.args {
-		if ev.args[i].key == "name" {
-			name = ev.args[i].str
+		if string(ev.args[i].key) == "name" {
+			name = string(ev.args[i].str)
 		}
 	}
-	switch ev.name {
+	switch string(ev.name) {
 	case "process_name":
 		pt.process(ev.pid, name)
 	case "thread_name":
@@ -312,24 +306,33 @@ func (pt *protoTrace) child(pid int64, name string, counter bool) uint64 {
 	return u
 }
 
-func (pt *protoTrace) counter(pid int64, name, arg string) uint64 {
-	k := counterKey{pid, name, arg}
-	if u, ok := pt.counters[k]; ok {
+// trackKey is a map key of a process and two strings, built in scratch.
+func (pt *protoTrace) trackKey(pid int64, a, b []byte) []byte {
+	k := strconv.AppendInt(pt.key[:0], pid, 10)
+	k = append(append(k, 0), a...)
+	k = append(append(k, 0), b...)
+	pt.key = k
+	return k
+}
+
+func (pt *protoTrace) counter(pid int64, name, arg []byte) uint64 {
+	k := pt.trackKey(pid, name, arg)
+	if u, ok := pt.counters[string(k)]; ok {
 		return u
 	}
-	u := pt.child(pid, name+" "+arg, true)
-	pt.counters[k] = u
+	u := pt.child(pid, string(name)+" "+string(arg), true)
+	pt.counters[string(k)] = u
 	return u
 }
 
 // asyncLane returns the lowest lane of the slice's group whose slices all
 // end before it begins, adding one when none does.
 func (pt *protoTrace) asyncLane(ev *jsonEvent, end int64) uint64 {
-	k := asyncKey{ev.pid, ev.cat, ev.name}
-	g := pt.groups[k]
+	k := pt.trackKey(ev.pid, ev.cat, ev.name)
+	g := pt.groups[string(k)]
 	if g == nil {
 		g = &asyncGroup{}
-		pt.groups[k] = g
+		pt.groups[string(k)] = g
 	}
 	for i := range g.lanes {
 		if l := &g.lanes[i]; l.end < ev.ts {
@@ -337,7 +340,7 @@ func (pt *protoTrace) asyncLane(ev *jsonEvent, end int64) uint64 {
 			return l.uuid
 		}
 	}
-	u := pt.child(ev.pid, ev.name, false)
+	u := pt.child(ev.pid, string(ev.name), false)
 	g.lanes = append(g.lanes, asyncLane{u, end})
 	return u
 }
@@ -350,11 +353,11 @@ func (pt *protoTrace) trackEvent(ts int64, typ uint64, track uint64, ev *jsonEve
 	e := appendVarintField(pt.msg[:0], fEventType, typ)
 	e = appendVarintField(e, fEventTrack, track)
 	if full && ev != nil {
-		if ev.cat != "" {
+		if len(ev.cat) > 0 {
 			if id := pt.intern(fInternedCat, ev.cat); id != 0 {
 				e = appendVarintField(e, fEventCategoryID, id)
 			} else {
-				e = appendStringField(e, fEventCategory, ev.cat)
+				e = appendBytesField(e, fEventCategory, ev.cat)
 			}
 		}
 		// Tensor slices (X) have unique names; instants and pool
@@ -363,10 +366,10 @@ func (pt *protoTrace) trackEvent(ts int64, typ uint64, track uint64, ev *jsonEve
 			if id = pt.intern(fInternedName, ev.name); id != 0 {
 				e = appendVarintField(e, fEventNameID, id)
 			} else {
-				e = appendStringField(e, fEventName, ev.name)
+				e = appendBytesField(e, fEventName, ev.name)
 			}
 		} else {
-			e = appendStringField(e, fEventName, ev.name)
+			e = appendBytesField(e, fEventName, ev.name)
 		}
 		for i := range ev.args {
 			a := &ev.args[i]
@@ -374,7 +377,7 @@ func (pt *protoTrace) trackEvent(ts int64, typ uint64, track uint64, ev *jsonEve
 			if id := pt.intern(fInternedAnnot, a.key); id != 0 {
 				an = appendVarintField(pt.sub[:0], fAnnotNameID, id)
 			} else {
-				an = appendStringField(pt.sub[:0], fAnnotName, a.key)
+				an = appendBytesField(pt.sub[:0], fAnnotName, a.key)
 			}
 			switch a.kind {
 			case argNum:
@@ -385,7 +388,7 @@ func (pt *protoTrace) trackEvent(ts int64, typ uint64, track uint64, ev *jsonEve
 				if id := pt.intern(fInternedString, a.str); id != 0 {
 					an = appendVarintField(an, fAnnotStringID, id)
 				} else {
-					an = appendStringField(an, fAnnotString, a.str)
+					an = appendBytesField(an, fAnnotString, a.str)
 				}
 			}
 			pt.sub = an
@@ -465,17 +468,19 @@ func appendStringField(b []byte, field int, v string) []byte {
 // object the traceWriter makes (members are numbers, strings, booleans and
 // one level of args).
 type jsonEvent struct {
-	ph                 byte
-	ts, dur, pid, tid  int64
-	name, cat, id, scp string
-	args               []jsonArg
+	ph                byte
+	ts, dur, pid, tid int64
+	// name, cat and id point into the event's bytes (or into scratch
+	// for escaped strings): valid until the next event, unless cloned.
+	name, cat, id []byte
+	args          []jsonArg
 }
 
 type jsonArg struct {
-	key  string
+	key  []byte
 	kind byte // argNum, argBool, argString
 	num  int64
-	str  string
+	str  []byte
 }
 
 const (
@@ -484,9 +489,15 @@ const (
 	argString
 )
 
+// clone copies ev and every string it points to.
 func (ev *jsonEvent) clone() jsonEvent {
 	c := *ev
-	c.args = append([]jsonArg(nil), ev.args...)
+	c.name, c.cat, c.id = bytes.Clone(ev.name), bytes.Clone(ev.cat), bytes.Clone(ev.id)
+	c.args = make([]jsonArg, len(ev.args))
+	for i, a := range ev.args {
+		a.key, a.str = bytes.Clone(a.key), bytes.Clone(a.str)
+		c.args[i] = a
+	}
 	return c
 }
 
@@ -502,7 +513,7 @@ func (ev *jsonEvent) parse(b []byte) bool {
 		if !ok {
 			return s.closed
 		}
-		if key == "args" {
+		if string(key) == "args" {
 			if !s.skipTo('{') {
 				return false
 			}
@@ -517,7 +528,7 @@ func (ev *jsonEvent) parse(b []byte) bool {
 					a.kind, a.str = argString, s.str()
 				case s.peek() == 't' || s.peek() == 'f':
 					a.kind = argBool
-					if s.word() == "true" {
+					if string(s.word()) == "true" {
 						a.num = 1
 					}
 				default:
@@ -528,9 +539,9 @@ func (ev *jsonEvent) parse(b []byte) bool {
 			s.closed = false
 			continue
 		}
-		switch key {
+		switch string(key) {
 		case "ph":
-			if v := s.str(); v != "" {
+			if v := s.str(); len(v) > 0 {
 				ev.ph = v[0]
 			}
 		case "ts":
@@ -547,8 +558,6 @@ func (ev *jsonEvent) parse(b []byte) bool {
 			ev.cat = s.str()
 		case "id":
 			ev.id = s.str()
-		case "s":
-			ev.scp = s.str()
 		default:
 			if s.peek() == '"' {
 				s.str()
@@ -585,7 +594,7 @@ func (s *jsonScanner) peek() byte {
 }
 
 // key reads `"key":` after an optional comma; false at the object's end.
-func (s *jsonScanner) key() (string, bool) {
+func (s *jsonScanner) key() ([]byte, bool) {
 	if s.peek() == ',' {
 		s.i++
 	}
@@ -594,7 +603,7 @@ func (s *jsonScanner) key() (string, bool) {
 			s.i++
 			s.closed = true
 		}
-		return "", false
+		return nil, false
 	}
 	k := s.str()
 	if s.peek() == ':' {
@@ -603,21 +612,38 @@ func (s *jsonScanner) key() (string, bool) {
 	return k, true
 }
 
-func (s *jsonScanner) word() string {
+func (s *jsonScanner) word() []byte {
 	j := s.i
 	for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' {
 		s.i++
 	}
-	return string(s.b[j:s.i])
+	return s.b[j:s.i]
 }
 
 func (s *jsonScanner) num() int64 {
-	n, _ := strconv.ParseInt(s.word(), 10, 64)
+	word := s.word()
+	w := word
+	neg := len(w) > 0 && w[0] == '-'
+	if neg {
+		w = w[1:]
+	}
+	var n int64
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			v, _ := strconv.ParseInt(string(word), 10, 64)
+			return v
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
 	return n
 }
 
-// str reads a JSON string and undoes appendEscaped.
-func (s *jsonScanner) str() string {
+// str reads a JSON string and undoes appendEscaped. The result points
+// into the event, or, when the string has escapes, into a fresh copy.
+func (s *jsonScanner) str() []byte {
 	if s.peek() != '"' {
 		return s.word()
 	}
@@ -627,7 +653,7 @@ func (s *jsonScanner) str() string {
 		s.i++
 	}
 	if s.i < len(s.b) && s.b[s.i] == '"' {
-		v := string(s.b[j:s.i])
+		v := s.b[j:s.i]
 		s.i++
 		return v
 	}
@@ -661,5 +687,5 @@ func (s *jsonScanner) str() string {
 		}
 	}
 	s.i++
-	return string(out)
+	return out
 }
