@@ -116,8 +116,8 @@ type protoTrace struct {
 	ev       jsonEvent
 	started  bool
 	nextUUID uint64
-	procs    map[int64]uint64 // JSON pid → process track
-	threads  map[int64]uint64 // JSON tid → thread track
+	procs    map[int64]uint64       // JSON pid → process track
+	threads  map[int64]uint64       // JSON tid → thread track
 	counters map[string]uint64      // trackKey(pid, name, arg) → counter track
 	groups   map[string]*asyncGroup // trackKey(pid, cat, name) → lanes
 	key      []byte
@@ -165,8 +165,6 @@ func (pt *protoTrace) intern(kind int, s []byte) uint64 {
 	pt.newData = appendBytesField(pt.newData, kind, e)
 	return it.next
 }
-
-
 
 // asyncGroup is the lanes of one process, category and name: each lane a
 // track and the time its last slice ends.
