@@ -2,17 +2,27 @@
 #   make bench        Go benchmarks (-benchmem) of the scanner, parsers, analyses and writers,
 #                     then imas total vs grep -c on a generated ~560 MB plog folder (medians
 #                     of 3 alternating runs, peak RSS; the result goes to bench/out/large.json),
-#                     then the page's throughput in headless Chromium (200 MB, plain and .gz);
-#                     the table of figures in docs/performance.md is rewritten from this run's
-#                     bench/out/*.json and *.txt (internal/benchtable: one row per result, the CPU
-#                     from /proc/cpuinfo; of the page's benchmarks, those BENCH_TABLE_PAGE names)
+#                     then each generated mix (make bench-mixes), then the page's throughput in
+#                     headless Chromium (200 MB, plain and .gz); the table of figures in
+#                     docs/performance.md is rewritten from this run's bench/out/*.json and *.txt
+#                     (internal/benchtable: one row per result, the CPU from /proc/cpuinfo; of the
+#                     page's benchmarks, those BENCH_TABLE_PAGE names)
+#   make bench-mixes  imas total vs grep -c on each generated mix (internal/gen's sized profiles)
+#                     at each size of BENCH_MIX_SIZES: bench/out/MIX-SIZE.json for the figures
+#                     table, and one tab-separated row per mix and size (MB/s, records/s, ratio to
+#                     grep -c, CPU seconds, peak RSS) appended to bench/out/mixes.tsv; the
+#                     hugegraph mix runs once, at its default 10^6 tensors. 5 GB mixes need 5 GB
+#                     of disk each under /tmp.
 #   make bench-check  the same comparison with the baseline commit of testdata/bench/baseline.json
 #                     built and run alternately too: fails when imas is >20% slower than it in
 #                     the same runs (the stored imas/grep ratio is shown, for the machine)
 BENCH_SIZE ?= 560M
 BENCH_DIR  ?= /tmp/imas-bench-$(BENCH_SIZE)
 BENCH_TABLE_PAGE ?= ^PageAnalyze/settled/
-.PHONY: bench bench-go bench-data bench-check bench-page-analyze
+BENCH_MIXES      ?= large poolheavy ranks smallgraphs
+BENCH_MIX_SIZES  ?= 512M 5G
+BENCH_MIX_RUNS   ?= 3
+.PHONY: bench bench-go bench-data bench-check bench-page-analyze bench-mixes
 
 bench-data:
 	@test -f $(BENCH_DIR)/.complete || { rm -rf $(BENCH_DIR) && \
@@ -22,8 +32,9 @@ bench-go:
 	$(SIMD) $(GO) test -run '^$$' -bench . -benchmem ./core/ ./core/plog ./core/gelog ./core/scan ./core/analyze ./core/export
 
 bench: cli bench-data bench-go
-	@mkdir -p bench/out && rm -f bench/out/*.json bench/out/*.txt
-	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -o bench/out/large.json
+	@mkdir -p bench/out && rm -f bench/out/*.json bench/out/*.txt bench/out/*.tsv
+	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -runs 3 -mix large -o bench/out/large.json
+	$(MAKE) --no-print-directory bench-mixes
 	@if [ -x /usr/bin/chromium ]; then $(MAKE) --no-print-directory bench-page-analyze; \
 	else echo "bench: /usr/bin/chromium missing, no browser throughput (apt install chromium)"; fi
 	$(GO) run ./internal/benchtable -doc docs/performance.md -bench '$(BENCH_TABLE_PAGE)' \
@@ -48,3 +59,15 @@ bin/imas-base: testdata/bench/baseline.json
 
 bench-check: cli bench-data bin/imas-base
 	$(GO) run ./internal/benchcmp -dir $(BENCH_DIR) -imas bin/imas -base bin/imas-base -runs 3 -baseline testdata/bench/baseline.json -check
+
+# One directory per mix and size, generated once (.complete marks a full one).
+bench-mixes: cli
+	@mkdir -p bench/out
+	@set -e; for size in $(BENCH_MIX_SIZES); do for mix in $(BENCH_MIXES); do \
+	  dir=/tmp/imas-bench-$$mix-$$size; \
+	  test -f $$dir/.complete || { rm -rf $$dir && $(GO) run ./cmd/imas-gen -profile $$mix -size $$size -o $$dir && touch $$dir/.complete; }; \
+	  $(GO) run ./internal/benchcmp -dir $$dir -imas bin/imas -runs $(BENCH_MIX_RUNS) -mix $$mix -rows bench/out/mixes.tsv -o bench/out/$$mix-$$size.json; \
+	done; done
+	@dir=/tmp/imas-bench-hugegraph; \
+	test -f $$dir/.complete || { rm -rf $$dir && $(GO) run ./cmd/imas-gen -profile hugegraph -o $$dir && touch $$dir/.complete; }; \
+	$(GO) run ./internal/benchcmp -dir $$dir -imas bin/imas -runs $(BENCH_MIX_RUNS) -mix hugegraph -rows bench/out/mixes.tsv -o bench/out/hugegraph.json

@@ -39,12 +39,18 @@ func (s *server) post(h apiHandler) http.Handler {
 	})
 }
 
-// acquire waits for an analysis slot; the caller must call release.
-func (s *server) acquire(ctx context.Context) (release func(), e *apiError) {
+// acquire waits for the upload's share of the memory budget (budget.go)
+// and an analysis slot; the caller must call release.
+func (s *server) acquire(ctx context.Context, u *upload) (release func(), e *apiError) {
+	spend, e := s.budget.admit(ctx, s.budget.cost(u.size, s.cfg.MaxBody))
+	if e != nil {
+		return nil, e
+	}
 	select {
 	case s.slots <- struct{}{}:
-		return func() { <-s.slots }, nil
+		return func() { <-s.slots; spend() }, nil
 	case <-ctx.Done():
+		spend()
 		return nil, errorf(http.StatusServiceUnavailable, "server busy: no analysis slot within the time limit")
 	}
 }
@@ -108,7 +114,7 @@ func (s *server) loadUpload(w http.ResponseWriter, r *http.Request, c driver.Com
 	if e != nil {
 		return nil, e
 	}
-	release, e := s.acquire(r.Context())
+	release, e := s.acquire(r.Context(), u)
 	if e != nil {
 		return nil, e
 	}

@@ -22,7 +22,7 @@ func (s *server) diff(w http.ResponseWriter, r *http.Request) *apiError {
 	if e != nil {
 		return e
 	}
-	release, e := s.acquire(r.Context())
+	release, e := s.acquire(r.Context(), u)
 	if e != nil {
 		return e
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"imas/core/model"
 	"imas/internal/driver"
@@ -19,6 +20,7 @@ type apiError struct {
 	Hint        string             `json:"hint,omitempty"`
 	Explanation string             `json:"explanation,omitempty"` // the text the CLI prints
 	Diagnostics []model.Diagnostic `json:"diagnostics,omitempty"`
+	retryAfter  int                // seconds; sent as Retry-After when > 0
 }
 
 func errorf(status int, format string, args ...any) *apiError {
@@ -29,6 +31,9 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Del("Content-Length")
+	if e.retryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(e.retryAfter))
+	}
 	w.WriteHeader(e.status)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")

@@ -2,7 +2,8 @@
 // http.Handler. The same handler runs under "imas serve" (net/http) and as
 // the edge worker (syumai/workers on workerd or Cloudflare), so it keeps no
 // state between requests and bounds what one request may cost: body size,
-// archive expansion, time, and analyses running at once.
+// archive expansion, time, and analyses running at once (by count and by
+// bytes, budget.go).
 //
 //	GET  /             the page (index.html and its assets from Config.Public)
 //	POST /api/report   one log (raw, gzip, tar, zip) or multipart "file" parts → report.json
@@ -41,6 +42,14 @@ type Config struct {
 	// MaxConcurrent bounds the analyses running at once; further requests
 	// wait for a slot (within their Timeout). Default 4.
 	MaxConcurrent int
+	// Budget bounds the bytes of request bodies analysed at once (an
+	// analysis holds memory in proportion to its input); a body of unknown
+	// length counts as MaxBody. Default DefaultBudget.
+	Budget int64
+	// QueueBytes bounds the bytes of bodies waiting for the budget, in
+	// arrival order; beyond it a request gets 503 with Retry-After at once.
+	// 0: as much as Budget; negative: nothing waits.
+	QueueBytes int64
 	// Limits bound archive expansion inside one body. Zero fields take
 	// input.DefaultLimits, except MaxZipSpool which defaults to MaxBody.
 	Limits input.Limits
@@ -66,6 +75,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+	switch {
+	case c.QueueBytes == 0:
+		c.QueueBytes = c.Budget
+	case c.QueueBytes < 0:
+		c.QueueBytes = 0
 	}
 	if c.Limits.MaxZipSpool <= 0 {
 		// A zip needs random access, so a streamed one is held in memory;
@@ -98,14 +116,22 @@ func Edge(public fs.FS) Config {
 
 // server holds the configuration only: nothing of one request outlives it.
 type server struct {
-	cfg   Config
-	slots chan struct{} // analyses running; a semaphore, not shared data
+	cfg    Config
+	slots  chan struct{} // analyses running; a semaphore, not shared data
+	budget *budget       // bytes of the analyses in flight; counters only
 }
 
 // New returns the imas handler.
-func New(cfg Config) http.Handler {
+func New(cfg Config) http.Handler { return newServer(cfg).handler() }
+
+func newServer(cfg Config) *server {
 	s := &server{cfg: cfg.withDefaults()}
 	s.slots = make(chan struct{}, s.cfg.MaxConcurrent)
+	s.budget = newBudget(s.cfg.Budget, s.cfg.QueueBytes)
+	return s
+}
+
+func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/report", s.post(s.report))
 	mux.Handle("/api/total", s.post(s.total))

@@ -3,6 +3,7 @@
 //	imas-gen -profile mixed -seed 7 -o DIR        # DIR/plog-*.log + DIR/truth.json
 //	imas-gen -profile large -size 560M -o DIR     # benchmark input (rotated 20 MiB files)
 //	imas-gen -profile large -size 560M -stdout    # the same lines as one stream on stdout
+//	imas-gen -profile poolheavy -size 5G -o DIR   # a benchmark mix (also ranks, smallgraphs, hugegraph)
 //	imas-gen -list
 package main
 
@@ -26,7 +27,7 @@ func run(args []string) int {
 	profile := fs.String("profile", "basic", "profile: "+strings.Join(gen.Profiles(), ", "))
 	seed := fs.Int64("seed", 0, "random seed (0: the profile's default seed)")
 	outDir := fs.String("o", "", "output directory (required unless -stdout)")
-	size := fs.String("size", "", "target size of the large profile, e.g. 560M (default 560M)")
+	size := fs.String("size", "", "target size of the sized profiles (large, poolheavy, ranks, smallgraphs: default 560M; hugegraph: default 10^6 tensors), e.g. 5G")
 	stdout := fs.Bool("stdout", false, "write the log lines to stdout as one stream; truth.json goes to -o when given")
 	list := fs.Bool("list", false, "list the profiles and exit")
 	if err := fs.Parse(args); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"imas/core"
 	"imas/core/export"
@@ -17,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:    "report",
-		usage:   "report [-o DIR] PATH...",
+		usage:   "report [-o DIR] [-trace-format json|proto] [-trace-graphs auto|all|N] [-rows=false] PATH...",
 		summary: "write the CSV reports, report.json and the Perfetto trace to DIR (default ./mem_report)",
 		run:     runReport,
 	})
@@ -28,8 +29,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := newFlags(c, stderr)
 	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes)")
 	limits := limitFlags(fs)
+	traceFormat := fs.String("trace-format", export.TraceJSON, "format of the Perfetto trace: json (imas_graph_perfetto.json) or proto (imas_graph_perfetto.pftrace, several times smaller, for big runs)")
+	traceGraphs := fs.String("trace-graphs", "auto", fmt.Sprintf("graphs the trace shows: all, N (the N largest), or auto (all while they hold at most %d tensor rows, %d in the proto format, else the largest that fit; the trace says what it left out)", export.AutoTraceRowsJSON, export.AutoTraceRowsProto))
+	rows := fs.Bool("rows", true, "keep the per-tensor and per-allocation rows in report.json (-rows=false: figures only, a small file)")
 	if code := parseFlags(fs, args, true); code >= 0 {
 		return code
+	}
+	opts, err := traceOptions(*traceFormat, *traceGraphs, *rows)
+	if err != nil {
+		fmt.Fprintln(stderr, "imas report:", err)
+		return exitUsage
 	}
 	lim, err := limits()
 	if err != nil {
@@ -40,7 +49,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if rep == nil {
 		return code
 	}
-	if err := writeReportDir(*out, rep); err != nil {
+	if err := writeReportDir(*out, rep, opts); err != nil {
 		fmt.Fprintln(stderr, "imas:", err)
 		return exitNoInput
 	}
@@ -52,11 +61,34 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // time (the writers only read the report). Files are written under a
 // temporary name and renamed, so a failed run never leaves half a file;
 // nothing is written outside dir.
-func writeReportDir(dir string, rep *model.Report) error {
+func writeReportDir(dir string, rep *model.Report, opts export.TraceOptions) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return export.EachOutput(func(o export.Output) error { return writeReportFile(dir, o, rep) })
+	return export.EachOutputOf(export.OutputsWith(opts), func(o export.Output) error { return writeReportFile(dir, o, rep) })
+}
+
+// traceOptions reads -trace-format, -trace-graphs and -rows.
+func traceOptions(format, graphs string, rows bool) (export.TraceOptions, error) {
+	o := export.TraceOptions{Format: format, OmitRows: !rows}
+	switch format {
+	case export.TraceJSON, export.TraceProto:
+	default:
+		return o, fmt.Errorf("-trace-format %q: want json or proto", format)
+	}
+	switch graphs {
+	case "auto":
+		o.Scope.Graphs = export.AutoGraphs
+	case "all":
+		o.Scope.Graphs = export.AllGraphs
+	default:
+		n, err := strconv.Atoi(graphs)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("-trace-graphs %q: want all, auto or a positive count", graphs)
+		}
+		o.Scope.Graphs = n
+	}
+	return o, nil
 }
 
 func writeReportFile(dir string, o export.Output, rep *model.Report) error {

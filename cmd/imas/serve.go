@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"imas/internal/driver"
 	"io"
 	"io/fs"
 	"log"
@@ -20,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "serve",
-		usage:   "serve [-addr 127.0.0.1:8080] [-max-body N] [-public DIR]",
+		usage:   "serve [-addr 127.0.0.1:8080] [-max-body N] [-budget N] [-queue N] [-public DIR]",
 		summary: "serve the page and the HTTP API (/api/report, /api/total, /api/diff) until SIGINT or SIGTERM",
 		run:     runServe,
 	})
@@ -31,6 +32,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address; uploads are logs of your models, so think twice before a non-loopback one")
 	maxBody := fs.String("max-body", "256MiB", "largest request body: bytes, or K/KiB, M/MiB, G/GiB (binary) or KB, MB, GB (decimal); larger gets 413")
 	timeout := fs.Duration("timeout", server.DefaultTimeout, "time limit of one request, upload included")
+	budget := fs.String("budget", envOr(envServeBudget, "1GiB"), "bytes of uploads analysed at once (memory grows with them); later uploads wait in arrival order (env "+envServeBudget+")")
+	queue := fs.String("queue", envOr(envServeQueue, ""), "bytes of uploads that may wait for the budget; beyond it 503 with Retry-After; 0: none waits (default: as much as -budget; env "+envServeQueue+")")
 	pub := fs.String("public", "", "serve the page from `DIR` (a ./build.sh output) instead of the one built into imas")
 	if code := parseFlags(fs, args, false); code >= 0 {
 		return code
@@ -44,6 +47,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "imas serve: -max-body: %v\n", err)
 		return exitUsage
 	}
+	budgetBytes, err := driver.ParseSize(*budget)
+	if err != nil || budgetBytes <= 0 {
+		fmt.Fprintf(stderr, "imas serve: -budget %q: want a positive size\n", *budget)
+		return exitUsage
+	}
+	var queueBytes int64 // 0: the server's default (as much as the budget)
+	if *queue != "" {
+		if queueBytes, err = driver.ParseSize(*queue); err != nil {
+			fmt.Fprintf(stderr, "imas serve: -queue: %v\n", err)
+			return exitUsage
+		}
+		if queueBytes == 0 {
+			queueBytes = -1 // nothing waits
+		}
+	}
 	page, err := pageFS(*pub, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "imas serve: -public: %v\n", err)
@@ -51,11 +69,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	logger := log.New(stderr, "imas: ", log.LstdFlags)
 	h := server.New(server.Config{
-		Public:   page,
-		MaxBody:  limit,
-		BodyNote: "the limit of this imas serve (-max-body); for bigger inputs run imas report on the files",
-		Timeout:  *timeout,
-		ErrorLog: logger,
+		Public:     page,
+		MaxBody:    limit,
+		BodyNote:   "the limit of this imas serve (-max-body); for bigger inputs run imas report on the files",
+		Timeout:    *timeout,
+		Budget:     budgetBytes,
+		QueueBytes: queueBytes,
+		ErrorLog:   logger,
 	})
 	srv := &http.Server{
 		Handler:           logRequests(h, logger),
@@ -92,6 +112,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		srv.Close()
 	}
 	return exitOK
+}
+
+// Environment defaults of the serve flags -budget and -queue.
+const (
+	envServeBudget = "IMAS_SERVE_BUDGET"
+	envServeQueue  = "IMAS_SERVE_QUEUE"
+)
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
 
 // pageFS returns the page to serve: DIR when given, else the embedded one.

@@ -17,6 +17,14 @@ const TopAddresses = 10
 // theory_size (live bytes after it), the per-address aggregation and the
 // granularity step that tells page rounding from fragmentation.
 func PoolFigures(p *model.Pool) {
+	if st := p.Streamed; st != nil {
+		// Counted while streaming (model.PoolStream): the same figures.
+		p.Frees = p.UnmatchedFrees + st.KernelFrees
+		p.Leaked = p.Allocs - st.KernelFrees
+		p.TopAddresses, p.Addresses = topAddresses(slices.Clone(st.Addresses)), int64(len(st.Addresses))
+		poolRates(p)
+		return
+	}
 	p.Allocs, p.Frees, p.Total, p.Requested, p.Leaked = int64(len(p.Rows)), p.UnmatchedFrees, 0, 0, 0
 	type free struct{ at, size, real int64 }
 	var frees []free
@@ -50,6 +58,11 @@ func PoolFigures(p *model.Pool) {
 		p.PeakRequested = max(p.PeakRequested, liveReal)
 	}
 	p.TopAddresses, p.Addresses = byAddress(p.Rows)
+	poolRates(p)
+}
+
+// poolRates sets the figures derived from the peak and the physical size.
+func poolRates(p *model.Pool) {
 	p.Step, p.ReuseRate, p.ReachTheoryRate = 0, 0, 0
 	if p.Unit > 0 {
 		p.Step = (p.PeakLive + p.Unit - 1) / p.Unit * p.Unit
@@ -78,6 +91,12 @@ func byAddress(rows []model.PoolRow) (top []model.PoolAddr, distinct int64) {
 		a.Bytes += r.Size
 		a.MaxSize = max(a.MaxSize, r.Size)
 	}
+	return topAddresses(all), int64(len(idx))
+}
+
+// topAddresses orders per-address sums (in first-allocation order) by
+// allocations, then largest block, and keeps the first TopAddresses.
+func topAddresses(all []model.PoolAddr) []model.PoolAddr {
 	slices.SortStableFunc(all, func(a, b model.PoolAddr) int {
 		return cmp.Or(cmp.Compare(b.Allocs, a.Allocs), cmp.Compare(b.MaxSize, a.MaxSize))
 	})
@@ -87,5 +106,5 @@ func byAddress(rows []model.PoolRow) (top []model.PoolAddr, distinct int64) {
 	if all == nil {
 		all = []model.PoolAddr{}
 	}
-	return all, int64(len(idx))
+	return all
 }

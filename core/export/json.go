@@ -207,3 +207,35 @@ func (x *indenter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// WriteJSONWithoutRows writes report.json without the per-tensor rows of
+// graphs and variables and the per-allocation rows of pools (their
+// figures stay), marked extra.rows_omitted: the summary of a big run is
+// then small. rep itself is not changed.
+func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
+	r := *rep
+	r.Graphs = make([]*model.Graph, len(rep.Graphs))
+	for i, g := range rep.Graphs {
+		c := *g
+		c.Rows, c.Reassign, c.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
+		r.Graphs[i] = &c
+	}
+	r.Variables = make([]*model.VarSession, len(rep.Variables))
+	for i, v := range rep.Variables {
+		c := *v
+		c.Rows = []model.VarRow{}
+		r.Variables[i] = &c
+	}
+	r.Pools = make([]*model.Pool, len(rep.Pools))
+	for i, p := range rep.Pools {
+		c := *p
+		c.Rows = []model.PoolRow{}
+		r.Pools[i] = &c
+	}
+	r.Extra = make(map[string]any, len(rep.Extra)+1)
+	for k, v := range rep.Extra {
+		r.Extra[k] = v
+	}
+	r.Extra["rows_omitted"] = true
+	return WriteJSON(w, &r)
+}

@@ -31,8 +31,10 @@ func Outputs() []Output {
 // EachOutput calls write for every output, up to GOMAXPROCS at a time: the
 // writers only read the report, and a big report's files take seconds each.
 // It returns the errors joined.
-func EachOutput(write func(Output) error) error {
-	outs := Outputs()
+func EachOutput(write func(Output) error) error { return EachOutputOf(Outputs(), write) }
+
+// EachOutputOf is EachOutput over outs (OutputsWith's, say).
+func EachOutputOf(outs []Output, write func(Output) error) error {
 	errs := make([]error, len(outs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup

@@ -33,16 +33,13 @@ const StepMicros = 1000
 // It streams: memory use is a few index slices per graph, whatever the size
 // of the trace.
 func WritePerfetto(w io.Writer, rep *model.Report) error {
+	return writePerfettoJSON(w, rep, TraceScope{Graphs: AllGraphs})
+}
+
+func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 	t := newTraceWriter(w)
-	p := &perfetto{t: t}
-	// Track ids start above every process id, so no track is taken for
-	// the "main thread" of its process and sorted first.
-	p.tid = int64(len(rep.Graphs)) + runtimeProcesses(rep)
 	t.raw(`{"traceEvents":[`)
-	for _, g := range rep.Graphs {
-		p.graph(g)
-	}
-	origin := p.runtime(rep)
+	origin, note := writePerfettoEvents(t, rep, sc, AutoTraceRowsJSON)
 	// traceEvents comes first: older Perfetto releases skip the rest of
 	// the file after a top-level key they do not know.
 	t.raw("\n],\n\"metadata\":{\"source\":\"imas\",\"graph_time\":\"1 ms = 1 topological step\"")
@@ -50,8 +47,37 @@ func WritePerfetto(w io.Writer, rep *model.Report) error {
 		t.raw(",\"runtime_time_origin\":")
 		t.raw(string(appendString(nil, origin)))
 	}
+	if note != "" {
+		t.raw(",\"left_out\":")
+		t.raw(string(appendString(nil, note)))
+	}
 	t.raw("}}\n")
 	return t.flush()
+}
+
+// writePerfettoEvents writes the trace's events through t: the graphs sc
+// keeps (autoRows: the automatic scope's limit), then the runtime
+// processes. It returns the runtime time origin
+// and the note saying which graphs were left out ("" if none).
+func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, autoRows int) (origin, note string) {
+	p := &perfetto{t: t}
+	keep, note := sc.graphs(rep.Graphs, autoRows)
+	// Track ids start above every process id, so no track is taken for
+	// the "main thread" of its process and sorted first.
+	p.tid = int64(len(rep.Graphs)) + runtimeProcesses(rep)
+	if note != "" {
+		p.tid++
+	}
+	for i, g := range rep.Graphs {
+		if keep == nil || keep[i] {
+			p.graph(g)
+		}
+	}
+	origin = p.runtime(rep)
+	if note != "" {
+		p.process("imas: " + note)
+	}
+	return origin, note
 }
 
 type perfetto struct {

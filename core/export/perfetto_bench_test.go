@@ -7,6 +7,7 @@ import (
 
 	"imas/core/analyze"
 	"imas/core/export"
+	"imas/core/model"
 )
 
 // countingWriter counts the bytes of the trace.
@@ -25,6 +26,30 @@ func BenchmarkWritePerfetto(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := export.WritePerfetto(io.Discard, rep); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWritePerfettoProto writes the same graph as a protobuf trace
+// (every graph: the automatic scope would keep the one graph anyway).
+func BenchmarkWritePerfettoProto(b *testing.B) {
+	rep := synthReport(1_000_000)
+	var write func(io.Writer, *model.Report) error
+	for _, o := range export.OutputsWith(export.TraceOptions{Format: export.TraceProto}) {
+		if o.Name == "imas_graph_perfetto.pftrace" {
+			write = o.Write
+		}
+	}
+	var cw countingWriter
+	if err := write(&cw, rep); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(cw.n)
+	b.ReportMetric(float64(cw.n)/1e6, "MB")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := write(io.Discard, rep); err != nil {
 			b.Fatal(err)
 		}
 	}

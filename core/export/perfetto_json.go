@@ -21,6 +21,9 @@ type traceWriter struct {
 	inArgs bool
 	first  bool // no member yet in the innermost open object
 	err    error
+	// sink, when set, takes each finished event instead of w (the
+	// protobuf writer translates them); raw text is then dropped.
+	sink func(event []byte)
 }
 
 func newTraceWriter(w io.Writer) *traceWriter {
@@ -29,7 +32,7 @@ func newTraceWriter(w io.Writer) *traceWriter {
 
 // raw writes text outside any event (the trace's opening and closing).
 func (t *traceWriter) raw(s string) {
-	if t.err == nil {
+	if t.err == nil && t.sink == nil {
 		_, t.err = t.w.WriteString(s)
 	}
 }
@@ -86,7 +89,10 @@ func (t *traceWriter) end() {
 		t.buf = append(t.buf, '}')
 	}
 	t.buf = append(t.buf, '}')
-	if t.err == nil {
+	switch {
+	case t.sink != nil:
+		t.sink(t.buf)
+	case t.err == nil:
 		_, t.err = t.w.Write(t.buf)
 	}
 	t.events++

@@ -1,6 +1,52 @@
 package export
 
+import (
+	"io"
+
+	"imas/core/model"
+)
+
+// Trace formats of TraceOptions.Format.
+const (
+	TraceJSON  = "json"  // Chrome JSON, imas_graph_perfetto.json
+	TraceProto = "proto" // Perfetto protobuf, imas_graph_perfetto.pftrace
+)
+
+// TraceOptions are the choices "imas report" offers for the trace and
+// report.json.
+type TraceOptions struct {
+	Format string // TraceJSON (default) or TraceProto
+	Scope  TraceScope
+	// OmitRows leaves the per-tensor rows out of report.json.
+	OmitRows bool
+}
+
 // traceOutputs are the Perfetto trace files.
 func traceOutputs() []Output {
 	return []Output{{"imas_graph_perfetto.json", "application/json", WritePerfetto}}
+}
+
+// OutputsWith is Outputs with the trace and report.json as o says. The
+// zero TraceOptions gives Outputs except that a trace above AutoTraceRows
+// rows keeps only the largest graphs.
+func OutputsWith(o TraceOptions) []Output {
+	out := Outputs()
+	for i := range out {
+		switch out[i].Name {
+		case "imas_graph_perfetto.json":
+			sc := o.Scope
+			if o.Format == TraceProto {
+				out[i] = Output{"imas_graph_perfetto.pftrace", "application/octet-stream", func(w io.Writer, rep *model.Report) error {
+					return writePerfettoProto(w, rep, sc)
+				}}
+			} else {
+				out[i].Write = func(w io.Writer, rep *model.Report) error { return writePerfettoJSON(w, rep, sc) }
+			}
+		case "report.json":
+			if o.OmitRows {
+				out[i].Write = WriteJSONWithoutRows
+			}
+		}
+	}
+	return out
 }

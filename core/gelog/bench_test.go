@@ -49,3 +49,33 @@ func BenchmarkParseFamily(b *testing.B) {
 		})
 	}
 }
+
+// benchPoolLines are an RT2 pool's allocation and free, the bulk of a
+// pool-heavy log.
+var benchPoolLines = []string{
+	"[INFO] GE(610001,python3):2026-02-20-10:00:17.396.789 [scalable_allocator.cc:511]610061 [allocator_2] Alloc:Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000. span addr 0x55d1c29b1240",
+	"[INFO] GE(610001,python3):2026-02-20-10:00:17.396.801 [memory_kernel.cc:385]610061 AllocHbmMem:[KernelTrace][AllocMemHbm_Add_17_2440][MEM]Alloc memory at stream 0, block 0x55d1c2a31240, address 0x12c1a0230000, size 65536, tensor size 5213, index 1",
+	"[INFO] GE(610001,python3):2026-02-20-10:00:17.396.955 [memory_kernel.cc:407]610061 FreeHbmMem:[KernelTrace][FreeMemHbm_Add_2441][MEM]Free memory at stream 0, address 0x12c1a0230000",
+	"[INFO] GE(610001,python3):2026-02-20-10:00:17.396.960 [scalable_allocator.cc:569]610061 [allocator_2] Free:Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.",
+}
+
+// BenchmarkParsePoolLines is one pool line (of the four above, in turn):
+// envelope and statement.
+func BenchmarkParsePoolLines(b *testing.B) {
+	lines := make([][]byte, len(benchPoolLines))
+	n := 0
+	for i, l := range benchPoolLines {
+		lines[i] = []byte(l)
+		n += len(l)
+	}
+	var env plog.Envelope
+	b.SetBytes(int64(n / len(lines)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		line := lines[i%len(lines)]
+		ok := plog.Parse(line, &env)
+		if _, bad := Parse(&env, ok, line, Meta{}).(*Reject); bad {
+			b.Fatal("rejected")
+		}
+	}
+}

@@ -2,6 +2,8 @@ package gelog
 
 import (
 	"bytes"
+	"strconv"
+	"strings"
 
 	"imas/core/diag"
 	"imas/core/plog"
@@ -111,7 +113,7 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	if i := bytes.Index(msg, []byte("Device memory   : [")); i >= 0 {
 		m.EventKey = EventKey(msg) // EVENT at Finalize
-		return parseDetails(msg[i+len("Device memory   : ["):], string(env.Alloc), m, line)
+		return parseDetails(msg[i+len("Device memory   : ["):], allocatorTag(env.Alloc), m, line)
 	}
 	if bytes.Contains(msg, []byte("Free block bins")) {
 		return &Ignored{Meta: m, What: diag.IgnoreCachingBins}
@@ -120,7 +122,7 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	if free && bytes.Contains(msg, []byte("Free block size =")) {
 		return &Ignored{Meta: m, What: diag.IgnoreCachingAllocatorV1} // pre-RT2 caching allocator
 	}
-	return parseBlock(msg, string(env.Alloc), free, m, line)
+	return parseBlock(msg, allocatorTag(env.Alloc), free, m, line)
 }
 
 func parseKernelTrace(s []byte, m Meta, line []byte) Record {
@@ -156,44 +158,63 @@ func parseKernelTrace(s []byte, m Meta, line []byte) Record {
 	return reject(m, line, diag.Unrecognised, "unknown [KernelTrace][MEM] statement")
 }
 
-// kernelName splits "<Type>_<node>_<id>" (kernel types have no '_').
-func kernelName(k []byte) (typ, node string) {
-	t, rest, ok := bytes.Cut(k, []byte("_"))
+// kernelName splits "<Type>_<node>_<id>" (kernel types have no '_'). Both
+// parts are substrings of k: they cost no allocation of their own.
+func kernelName(k string) (typ, node string) {
+	t, rest, ok := strings.Cut(k, "_")
 	if !ok {
-		return string(k), ""
+		return k, ""
 	}
-	if i := bytes.LastIndexByte(rest, '_'); i >= 0 && len(leadingDigits(rest[i+1:])) == len(rest)-i-1 && i+1 < len(rest) {
+	if i := strings.LastIndexByte(rest, '_'); i >= 0 && allDigits(rest[i+1:]) && i+1 < len(rest) {
 		rest = rest[:i]
-	} else if len(leadingDigits(rest)) == len(rest) {
-		rest = nil // "<Type>_<id>": no compute node
+	} else if allDigits(rest) {
+		rest = "" // "<Type>_<id>": no compute node
 	}
-	return string(t), string(rest)
+	return t, rest
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // traceFields splits ", "-separated "key value" (or "key = value") pairs
-// after the stream id. The 2023 phrasing has no stream: s then starts
-// with ", " or with the "block <p>" pair, and stream is nil.
+// after the stream id, in place. The 2023 phrasing has no stream: s then
+// starts with ", " or with the "block <p>" pair, and stream is nil.
 func traceFields(s []byte, f func(key, val []byte)) (stream []byte) {
-	parts := bytes.Split(s, []byte(", "))
-	first := bytes.TrimSpace(parts[0])
+	sep := []byte(", ")
+	head, rest, more := bytes.Cut(s, sep)
+	first := bytes.TrimSpace(head)
 	if len(first) == 0 || bytes.HasPrefix(first, []byte("block ")) {
-		parts[0] = first
+		traceField(first, f)
 		first = nil
-	} else {
-		parts = parts[1:]
 	}
-	for _, p := range parts {
-		if len(p) == 0 {
-			continue
-		}
-		p = bytes.ReplaceAll(p, []byte(" = "), []byte(" "))
-		if sp := bytes.LastIndexByte(p, ' '); sp > 0 {
-			f(p[:sp], p[sp+1:])
-		} else {
-			f(p, nil)
-		}
+	for more {
+		var p []byte
+		p, rest, more = bytes.Cut(rest, sep)
+		traceField(p, f)
 	}
 	return first
+}
+
+// traceField hands one "key value" pair to f. Only the rare 2023 lines
+// spell "key = value", so only they pay for a copy.
+func traceField(p []byte, f func(key, val []byte)) {
+	if len(p) == 0 {
+		return
+	}
+	if eq := []byte(" = "); bytes.Contains(p, eq) {
+		p = bytes.ReplaceAll(p, eq, []byte(" "))
+	}
+	if sp := bytes.LastIndexByte(p, ' '); sp > 0 {
+		f(p[:sp], p[sp+1:])
+	} else {
+		f(p, nil)
+	}
 }
 
 // traceStream reads the stream id of a trace; -1 when the phrasing has none.
@@ -204,9 +225,36 @@ func traceStream(st []byte) (int64, numErr) {
 	return parseInt(st)
 }
 
+// allocatorTag is the [allocator_N] tag of a line as a string; the tags of
+// the first allocators are shared strings instead of one copy per line.
+func allocatorTag(tag []byte) string {
+	const prefix = "allocator_"
+	if len(tag) > len(prefix) && len(tag) <= len(prefix)+2 && string(tag[:len(prefix)]) == prefix {
+		n := 0
+		for _, c := range tag[len(prefix):] {
+			if c < '0' || c > '9' {
+				return string(tag)
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n < len(allocatorTags) && len(tag) == len(allocatorTags[n]) {
+			return allocatorTags[n]
+		}
+	}
+	return string(tag)
+}
+
+var allocatorTags = func() []string {
+	t := make([]string, 100)
+	for i := range t {
+		t[i] = "allocator_" + strconv.Itoa(i)
+	}
+	return t
+}()
+
 func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
 	r := &PoolAlloc{Meta: m, Kernel: string(kernel), Size: -1, TensorSize: -1, Index: -1}
-	r.KernelType, r.Node = kernelName(kernel)
+	r.KernelType, r.Node = kernelName(r.Kernel)
 	var hasAddr bool
 	var bad string
 	st := traceFields(s, func(k, v []byte) {
@@ -247,7 +295,7 @@ func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
 
 func parseTraceFree(kernel, s []byte, m Meta, line []byte) Record {
 	r := &PoolFree{Meta: m, Kernel: string(kernel)}
-	r.KernelType, r.Node = kernelName(kernel)
+	r.KernelType, r.Node = kernelName(r.Kernel)
 	var hasAddr bool
 	st := traceFields(s, func(k, v []byte) {
 		if string(k) == "address" {

@@ -41,6 +41,9 @@ type poolState struct {
 	blocks map[blockKey]blockInfo
 	live   map[ptrKey]liveRef
 	pages  map[int64][]pageRange // pid → page-caching mallocs sorted by base
+	// addrText holds the printed form of each block address: pools hand
+	// the same few addresses out again and again.
+	addrText map[uint64]string
 }
 
 type blockKey struct {
@@ -53,9 +56,12 @@ type blockInfo struct {
 	alloc, size, dev int64
 }
 
+// liveRef is a live allocation: its row, or (row < 0, a streamed pool)
+// its sizes.
 type liveRef struct {
-	acc *poolAcc
-	row int
+	acc        *poolAcc
+	row        int
+	size, real int64
 }
 
 type pageRange struct {
@@ -69,6 +75,17 @@ func (s *poolState) init() {
 	s.blocks = map[blockKey]blockInfo{}
 	s.live = map[ptrKey]liveRef{}
 	s.pages = map[int64][]pageRange{}
+	s.addrText = map[uint64]string{}
+}
+
+// addrString is hexAddr(a), formatted once per address.
+func (s *poolState) addrString(a uint64) string {
+	t, ok := s.addrText[a]
+	if !ok {
+		t = hexAddr(a)
+		s.addrText[a] = t
+	}
+	return t
 }
 
 // poolAcc returns the pool (pid, alloc), creating it.
@@ -79,6 +96,11 @@ func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
 	if a == nil {
 		a = &poolAcc{p: &Pool{PID: pidString(pid), Allocator: alloc, Device: -1, Rows: []PoolRow{}, TopAddresses: []PoolAddr{}},
 			lastRow: map[uint64]int{}}
+		if b.SummaryOnly {
+			// A summary needs the pool's figures, not its allocations:
+			// keep the live set and per-address sums instead of rows.
+			a.p.Streamed = &PoolStream{addrIndex: map[uint64]int{}}
+		}
 		s.pools[k] = a
 		s.order = append(s.order, a)
 	}
@@ -154,15 +176,46 @@ func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
 	if hasBlock && bi.dev >= 0 {
 		acc.p.Device = bi.dev
 	}
+	if st := acc.p.Streamed; st != nil {
+		b.streamPoolAlloc(acc, st, r, size, real)
+		return
+	}
 	// Kernel names are unique per allocation; nodes and block addresses repeat.
-	row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(hexAddr(r.Addr)),
+	row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(s.addrString(r.Addr)),
 		Size: size, RealSize: real, Begin: acc.clock, End: LifeMax, Cached: s.pageOf(r.PID, r.Addr),
 		Time: r.Time, Line: r.Line, Addr: r.Addr}
 	acc.clock++
 	acc.p.Rows = append(acc.p.Rows, row)
 	idx := len(acc.p.Rows) - 1
 	acc.lastRow[r.Addr] = idx
-	s.live[ptrKey{r.PID, r.Addr}] = liveRef{acc, idx}
+	s.live[ptrKey{r.PID, r.Addr}] = liveRef{acc: acc, row: idx}
+}
+
+// streamPoolAlloc counts one allocation of a streamed pool the way
+// analyze.PoolFigures counts a row: live bytes just after it (frees between
+// two allocations come before the second), and its address's sums.
+func (b *Builder) streamPoolAlloc(acc *poolAcc, st *PoolStream, r *gelog.PoolAlloc, size, real int64) {
+	s := &b.o().pool
+	p := acc.p
+	p.Allocs++
+	p.Total += size
+	p.Requested += real
+	st.Live += size
+	st.LiveRequested += real
+	p.PeakLive = max(p.PeakLive, st.Live)
+	p.PeakRequested = max(p.PeakRequested, st.LiveRequested)
+	i, ok := st.addrIndex[r.Addr]
+	if !ok {
+		i = len(st.Addresses)
+		st.addrIndex[r.Addr] = i
+		st.Addresses = append(st.Addresses, PoolAddr{Address: b.Intern(s.addrString(r.Addr))})
+	}
+	a := &st.Addresses[i]
+	a.Allocs++
+	a.Bytes += size
+	a.MaxSize = max(a.MaxSize, size)
+	acc.clock++
+	s.live[ptrKey{r.PID, r.Addr}] = liveRef{acc: acc, row: -1, size: size, real: real}
 }
 
 // alignPoolBlock is the RT2 pool's block rounding: 64 KiB pages.
@@ -177,7 +230,14 @@ func alignPoolBlock(n int64) int64 {
 func (b *Builder) addPoolFree(r *gelog.PoolFree) {
 	s := &b.o().pool
 	k := ptrKey{r.PID, r.Addr}
-	if ref, ok := s.live[k]; ok {
+	if ref, ok := s.live[k]; ok && ref.row < 0 {
+		st := ref.acc.p.Streamed
+		st.Live -= ref.size
+		st.LiveRequested -= ref.real
+		st.KernelFrees++
+		delete(s.live, k)
+		return
+	} else if ok {
 		row := &ref.acc.p.Rows[ref.row]
 		row.End = ref.acc.clock
 		row.KernelFree = true

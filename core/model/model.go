@@ -554,6 +554,19 @@ type Pool struct {
 	Details        *PoolDetails `json:"logged,omitempty"`
 	TopAddresses   []PoolAddr   `json:"top_addresses"`
 	Rows           []PoolRow    `json:"rows"`
+	// Streamed, when set, holds what a summary build (Builder.SummaryOnly)
+	// kept of the allocations instead of Rows: Allocs, Total, Requested,
+	// PeakLive and PeakRequested are then already counted.
+	Streamed *PoolStream `json:"-"`
+}
+
+// PoolStream is a pool aggregated while its lines stream: the live set,
+// the frees seen and the per-address sums, not one row per allocation.
+type PoolStream struct {
+	Live, LiveRequested int64
+	KernelFrees         int64
+	Addresses           []PoolAddr     // by first allocation
+	addrIndex           map[uint64]int // address → Addresses index
 }
 
 // PoolRow is one allocation of a pool. Begin and End are the pool's

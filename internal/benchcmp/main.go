@@ -13,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 )
 
 type result struct {
+	Mix        string  `json:"mix,omitempty"`
 	Machine    string  `json:"machine"`
 	Bytes      int64   `json:"bytes"`
 	Files      int     `json:"files"`
@@ -53,6 +55,8 @@ func main() {
 	check := flag.Bool("check", false, "fail when the ratio regressed by more than -tolerance")
 	tol := flag.Float64("tolerance", 0.20, "allowed relative regression of the ratio")
 	baseBin := flag.String("base", "", "an older imas binary to run alternately as the same-run baseline")
+	mix := flag.String("mix", "", "name of the input's mix, for -rows")
+	rowsOut := flag.String("rows", "", "append one tab-separated row (mix, MB, MB/s, records/s, ratio, CPU s, peak RSS MiB) to this file")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchcmp -dir DIR [-runs N] [-o out.json] [-baseline b.json -check]")
@@ -67,13 +71,14 @@ func main() {
 		b, _ := os.ReadFile(f)
 		_ = b
 	}
-	var grepT, imasT, baseT []float64
+	var grepT, imasT, baseT, cpuT []float64
 	var rss int64
 	for i := 0; i < *runs; i++ {
 		t, _ := timed(append([]string{"grep", "-c", `\[IMAS\]`}, files...))
 		grepT = append(grepT, t)
 		t, r := timed([]string{*imas, "total", *dir})
 		imasT = append(imasT, t)
+		cpuT = append(cpuT, lastCPU)
 		if r > rss {
 			rss = r
 		}
@@ -86,6 +91,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, line)
 	}
 	res := result{
+		Mix:     *mix,
 		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Bytes:   size, Files: len(files), Runs: *runs,
 		GrepSec: median(grepT), ImasSec: median(imasT), ImasRSSMiB: float64(rss) / 1024,
@@ -101,6 +107,21 @@ func main() {
 		res.BaseSec = median(baseT)
 		res.BaseRatio = res.ImasSec / res.BaseSec
 		fmt.Printf("base imas total:     %.3f s (%s); imas/base %.2f\n", res.BaseSec, *baseBin, res.BaseRatio)
+	}
+	if *rowsOut != "" {
+		records := countRecords(files)
+		row := fmt.Sprintf("%s\t%.0f\t%.1f\t%.0f\t%.2f\t%.2f\t%.0f\n", *mix, float64(size)/1e6, res.ImasMBps,
+			float64(records)/res.ImasSec, res.Ratio, median(cpuT), res.ImasRSSMiB)
+		f, err := os.OpenFile(*rowsOut, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fail("%v", err)
+		}
+		if st, _ := f.Stat(); st != nil && st.Size() == 0 {
+			fmt.Fprintf(f, "# %s\nmix\tMB\tMB/s\trecords/s\tratio to grep -c\timas CPU s\tpeak RSS MiB\n", res.Machine)
+		}
+		f.WriteString(row)
+		f.Close()
+		fmt.Print("row: ", row)
 	}
 	if *out != "" {
 		b, _ := json.MarshalIndent(res, "", " ")
@@ -167,7 +188,42 @@ func timed(argv []string) (float64, int64) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss
 	}
+	lastCPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return el, rss
+}
+
+// lastCPU is the user+system time of the last command timed ran.
+var lastCPU float64
+
+// recordMarkers are the markers of the GE memory lines imas reads: a line
+// with one is a record (or a rejected candidate).
+var recordMarkers = [][]byte{[]byte("[IMAS]"), []byte("[KernelTrace]"), []byte("Malloc block"), []byte("Free block"),
+	[]byte("MallocMemory"), []byte("_svm_mem_stats_show"), []byte("caching memory allocator"), []byte("Device memory   :")}
+
+// countRecords counts the lines of files that carry a record marker.
+func countRecords(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			fail("%v", err)
+		}
+		for len(b) > 0 {
+			line := b
+			if i := bytes.IndexByte(b, '\n'); i >= 0 {
+				line, b = b[:i], b[i+1:]
+			} else {
+				b = nil
+			}
+			for _, m := range recordMarkers {
+				if bytes.Contains(line, m) {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
 }
 
 func median(xs []float64) float64 {

@@ -159,20 +159,31 @@ func calcConflicts(rows []*tensor) [][2]string {
 		}
 		sp = append(sp, span{t, lo, hi})
 	}
-	sort.SliceStable(sp, func(i, j int) bool { return sp[i].lo < sp[j].lo })
+	// Sweep in lifetime order: a tensor is compared with the tensors
+	// still alive when it begins (few), not with every earlier tenant of
+	// its block (all of them, in a large graph).
+	sort.SliceStable(sp, func(i, j int) bool { return sp[i].t.begin() < sp[j].t.begin() })
 	seen := map[[2]string]bool{}
 	var out [][2]string
-	for i := range sp {
-		for j := i + 1; j < len(sp) && sp[j].lo < sp[i].hi; j++ {
-			a, b := sp[i].t, sp[j].t
-			if a.begin() > b.end() || b.begin() > a.end() {
+	var alive []span
+	for _, b := range sp {
+		begin := b.t.begin()
+		keep := alive[:0]
+		for _, a := range alive {
+			if a.t.end() >= begin {
+				keep = append(keep, a)
+			}
+		}
+		alive = keep
+		for _, a := range alive {
+			if a.lo >= b.hi || b.lo >= a.hi {
 				continue
 			}
-			ta, tb := at[a], at[b]
-			if (ta != nil && ta == b) || (tb != nil && tb == a) || (ta != nil && ta == tb) {
+			ta, tb := at[a.t], at[b.t]
+			if (ta != nil && ta == b.t) || (tb != nil && tb == a.t) || (ta != nil && ta == tb) {
 				continue
 			}
-			ka, kb := a.key(), b.key()
+			ka, kb := a.t.key(), b.t.key()
 			if kb < ka {
 				ka, kb = kb, ka
 			}
@@ -182,6 +193,7 @@ func calcConflicts(rows []*tensor) [][2]string {
 				out = append(out, p)
 			}
 		}
+		alive = append(alive, b)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i][0] != out[j][0] {

@@ -304,17 +304,32 @@ func (p *proc) run() {
 		p.variables()
 	}
 	large := p.g.p.TargetBytes > 0
+	var steps *poolRun // allocators fed a burst after every graph
+	if spec.PoolBurst > 0 && spec.Pools > 0 {
+		steps = p.poolsBegin()
+		steps.maxLive = burstLive
+	}
 	var last int64 // bytes of the last graph (large: stop before overshooting)
 	for gi := 0; gi < spec.Graphs || (large && p.g.out.bytesWritten()+last < p.budget(0.97)); gi++ {
 		before := p.g.out.bytesWritten()
 		p.graph(gi)
+		if steps != nil {
+			for _, ps := range steps.sims {
+				ps.events += spec.PoolBurst
+			}
+			p.poolEvents(steps, false)
+		}
 		p.hostileNow(false)
 		last = p.g.out.bytesWritten() - before
 	}
 	if spec.Mallocs {
 		p.mallocs()
 	}
-	if spec.Pools > 0 || spec.PhysPages > 0 {
+	switch {
+	case steps != nil:
+		p.poolEvents(steps, true)
+		p.poolsEnd(steps)
+	case spec.Pools > 0 || spec.PhysPages > 0:
 		p.pools()
 	}
 	if spec.MemErrors > 0 {
@@ -583,10 +598,21 @@ func longNodeName(n, id int) string {
 	return s + suffix
 }
 
-// newBase draws a 2 MiB-aligned device address.
+// baseSlots is the number of distinct 16 MiB slots newBase draws from.
+const baseSlots = (0x1ff0 * 0x200000) >> 24
+
+// newBase draws a 2 MiB-aligned device address in a 16 MiB slot no other
+// base of the process uses. Once half the drawn range is taken a redraw
+// rarely succeeds, so the draw moves up to the next free slot instead,
+// past the range if need be: a process may load any number of graphs.
 func (p *proc) newBase() uint64 {
 	for {
 		b := uint64(0x12c000000000) + uint64(p.r.intn(0x1ff0))*0x200000
+		if len(p.bases) >= baseSlots/2 {
+			for p.bases[b>>24] {
+				b += 1 << 24
+			}
+		}
 		if !p.bases[b>>24] {
 			p.bases[b>>24] = true
 			return b

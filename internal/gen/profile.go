@@ -65,7 +65,11 @@ type ProcessSpec struct {
 	BadAddrs   int  // out-of-range operator addresses injected in this process
 	Pools      int  // RT2 caching allocators (KernelTrace + Malloc/Free block)
 	PoolEvents int  // allocations per allocator
-	PhysPages  int  // expandable-memory physical pages (MallocPhysicalPage, page caching)
+	// PoolBurst, when > 0, feeds every allocator this many allocations
+	// after each graph (a training step's pool traffic between
+	// compilations) instead of PoolEvents after all graphs.
+	PoolBurst  int
+	PhysPages  int // expandable-memory physical pages (MallocPhysicalPage, page caching)
 	Devmm      string
 	EventDup   bool // GEEVENT lines twice: run-log copy and debug copy within 2 ms
 	RunLogFile bool // run-log copies (and devmm) go to run/plog/, debug lines to debug/plog/
@@ -94,7 +98,22 @@ func (s ProcessSpec) hostile() bool {
 		len(h.FormulaNames) > 0 || h.Recompile || h.MissingSummary
 }
 
-var profileNames = []string{"basic", "mixed", "conflicts", "pool", "hostile", "large"}
+var profileNames = []string{"basic", "mixed", "conflicts", "pool", "hostile", "large", "poolheavy", "ranks", "smallgraphs", "hugegraph"}
+
+// sizedProfiles are the profiles whose output grows to the -size target.
+var sizedProfiles = map[string]bool{"large": true, "poolheavy": true, "ranks": true, "smallgraphs": true, "hugegraph": true}
+
+// Sized reports whether the named profile writes about its size argument.
+func Sized(name string) bool { return sizedProfiles[name] }
+
+// hugeGraphBytesPerTensor is about what one tensor of the hugegraph
+// profile costs in the log (its Set row, its operator's share of the
+// other statements and the noise between them).
+const hugeGraphBytesPerTensor = 460
+
+// DefaultHugeGraphTensors is the tensor count of the hugegraph profile
+// when no size is given.
+const DefaultHugeGraphTensors = 1_000_000
 
 // Profiles lists the built-in profile names.
 func Profiles() []string { return append([]string(nil), profileNames...) }
@@ -103,9 +122,22 @@ func Profiles() []string { return append([]string(nil), profileNames...) }
 const DefaultLargeBytes = 560 << 20
 
 // ProfileByName returns a built-in profile. seed 0 keeps the profile's
-// default seed; size is the target byte size of "large" (0: 560 MiB).
+// default seed; size is the target byte size of the sized profiles
+// (0: 560 MiB; hugegraph: its one graph of 10^6 tensors).
+//
+// The sized profiles are the mixes the benchmarks run:
+//   - large: Set-heavy, one process compiling graphs of ~900 operators;
+//   - poolheavy: six ranks interleaved in time, each compiling graphs and
+//     feeding two RT2 caching allocators between them (about a quarter of
+//     the bytes are Malloc block and KernelTrace lines);
+//   - ranks: sixteen processes interleaved in time, graphs and a small pool;
+//   - smallgraphs: thousands of loaded graphs of a dozen operators;
+//   - hugegraph: one graph whose tensor count grows with the size.
 func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 	var p Profile
+	if sizedProfiles[name] && size <= 0 && name != "hugegraph" {
+		size = DefaultLargeBytes
+	}
 	switch name {
 	case "basic":
 		p = Profile{Name: name, Seed: 101, NoiseRatio: 1.6, Processes: []ProcessSpec{{
@@ -146,12 +178,43 @@ func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 				Hostile: Hostile{CutRejected: 2, CutUsed: 1, FormulaNames: []string{"=HYPERLINK(\"http://x\")"}}},
 		}}
 	case "large":
-		if size <= 0 {
-			size = DefaultLargeBytes
-		}
 		p = Profile{Name: name, Seed: 106, NoiseRatio: 6, RotateBytes: 20 << 20, TargetBytes: size, Processes: []ProcessSpec{{
 			PID: 777001, Generation: Gen2025, Graphs: 1, Ops: 900, Streams: 3, P2P: 0.3, Continuous: 2, Inplace: 0.02,
 			Atomic: 4, Variables: 40, Sessions: 1, Mallocs: true, Load: true, Addresses: 200, EventDup: true,
+		}}}
+	case "poolheavy":
+		p = Profile{Name: name, Seed: 107, NoiseRatio: 2, RotateBytes: 20 << 20, TargetBytes: size}
+		for i := 0; i < 6; i++ {
+			p.Processes = append(p.Processes, ProcessSpec{
+				PID: 610001 + 97*i, Generation: Gen2025, StartUnix: genStart[Gen2025] + int64(i),
+				Graphs: 1, Ops: 160, Streams: 2, Continuous: 1, Inplace: 0.02, Atomic: 2, Variables: 6, Sessions: 1,
+				Mallocs: true, Load: true, Addresses: 40, EventDup: true, Pools: 2, PoolBurst: 110, Devmm: DevmmNew,
+			})
+		}
+	case "ranks":
+		p = Profile{Name: name, Seed: 108, NoiseRatio: 4, RotateBytes: 20 << 20, TargetBytes: size}
+		for i := 0; i < 16; i++ {
+			p.Processes = append(p.Processes, ProcessSpec{
+				PID: 720001 + 13*i, Generation: Gen2025, StartUnix: genStart[Gen2025] + int64(i%4),
+				Graphs: 1, Ops: 400, Streams: 3, P2P: 0.3, Continuous: 1.5, Inplace: 0.02, Atomic: 3,
+				Load: true, Addresses: 60, EventDup: true, Pools: 1, PoolBurst: 8,
+			})
+		}
+	case "smallgraphs":
+		p = Profile{Name: name, Seed: 109, NoiseRatio: 3, RotateBytes: 20 << 20, TargetBytes: size, Processes: []ProcessSpec{{
+			PID: 830001, Generation: Gen2025, Graphs: 1, Ops: 12, Streams: 1, Continuous: 0.3, Inplace: 0.02,
+			Atomic: 1, Load: true, Addresses: 6, EventDup: true,
+		}}}
+	case "hugegraph":
+		tensors := int64(DefaultHugeGraphTensors)
+		if size > 0 {
+			tensors = max(size/hugeGraphBytesPerTensor, 8)
+		}
+		// About 1.9 rows per operator (outputs, workspaces, aliases).
+		ops := int(tensors * 10 / 19)
+		p = Profile{Name: name, Seed: 110, NoiseRatio: 0.5, RotateBytes: 20 << 20, Processes: []ProcessSpec{{
+			PID: 940001, Generation: Gen2025, Graphs: 1, Ops: ops, Streams: 4, P2P: 1, Continuous: 40, Inplace: 0.02,
+			Atomic: 8, Load: true, Addresses: 2000, EventDup: true,
 		}}}
 	default:
 		return Profile{}, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(profileNames, ", "))

@@ -500,9 +500,13 @@ func TestReparseMatchesTruth(t *testing.T) {
 	}
 }
 
-func checkReparse(t *testing.T, name string, seed int64) {
+func checkReparse(t *testing.T, name string, seed int64) { checkReparseSized(t, name, seed, 0) }
+
+// checkReparseSized generates the profile (size: the sized profiles'
+// target), reads its lines back and compares them with the truth.
+func checkReparseSized(t *testing.T, name string, seed, size int64) {
 	dir := t.TempDir()
-	p, err := ProfileByName(name, seed, 0)
+	p, err := ProfileByName(name, seed, size)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -187,30 +187,61 @@ func (ps *poolSim) take(size uint64) (uint64, bool) {
 }
 
 func (ps *poolSim) give(addr, size uint64) {
-	ps.free = append(ps.free, span{addr, size})
-	sort.Slice(ps.free, func(i, j int) bool { return ps.free[i].addr < ps.free[j].addr })
-	// merge neighbours
-	out := ps.free[:0]
-	for _, s := range ps.free {
-		if n := len(out); n > 0 && out[n-1].addr+out[n-1].size == s.addr {
-			out[n-1].size += s.size
-			continue
+	// The free list stays sorted by address with neighbours merged, so
+	// the span goes in at its place and joins at most two neighbours.
+	i := sort.Search(len(ps.free), func(i int) bool { return ps.free[i].addr >= addr })
+	if i > 0 && ps.free[i-1].addr+ps.free[i-1].size == addr {
+		ps.free[i-1].size += size
+		if i < len(ps.free) && ps.free[i-1].addr+ps.free[i-1].size == ps.free[i].addr {
+			ps.free[i-1].size += ps.free[i].size
+			ps.free = append(ps.free[:i], ps.free[i+1:]...)
 		}
-		out = append(out, s)
+		return
 	}
-	ps.free = out
+	if i < len(ps.free) && addr+size == ps.free[i].addr {
+		ps.free[i] = span{addr, size + ps.free[i].size}
+		return
+	}
+	ps.free = append(ps.free, span{})
+	copy(ps.free[i+1:], ps.free[i:])
+	ps.free[i] = span{addr, size}
 }
+
+// poolRun is the RT2 pool activity of one process in progress: its
+// allocators and the host-side pointers and kernel ids the lines carry.
+type poolRun struct {
+	sims    []*poolSim
+	hostPtr uint64
+	spanPtr uint64
+	kid     int
+	// maxLive bounds each allocator's live blocks during bursts (0: no
+	// bound): a step frees what it allocated, as a training step does.
+	maxLive int
+}
+
+// burstLive is the live-block bound of allocators fed in bursts.
+const burstLive = 48
 
 // pools writes the RT2 pool activity of the process: allocator creation,
 // page-caching mallocs, Malloc block / KernelTrace Alloc, KernelTrace Free
 // / Free block, and (PhysPages) expandable physical pages.
 func (p *proc) pools() {
+	pr := p.poolsBegin()
+	for _, ps := range pr.sims {
+		ps.events = p.spec.PoolEvents
+	}
+	p.poolEvents(pr, true)
+	p.poolsEnd(pr)
+}
+
+// poolsBegin creates the allocators and the expandable physical pages.
+func (p *proc) poolsBegin() *poolRun {
 	spec := p.spec
 	tr := p.g.truth
-	var sims []*poolSim
+	pr := &poolRun{hostPtr: 0x55d1c2a30000, spanPtr: 0x55d1c29b0000}
 	nextID := 2
 	for i := 0; i < spec.Pools; i++ {
-		ps := &poolSim{id: nextID, name: "allocator_" + strconv.Itoa(nextID), events: spec.PoolEvents}
+		ps := &poolSim{id: nextID, name: "allocator_" + strconv.Itoa(nextID)}
 		nextID += 3
 		ps.start = 0x12c1a0000000 + uint64(p.idx)*0x100000000 + uint64(i)*0x30000000
 		ps.next = ps.start
@@ -226,7 +257,7 @@ func (p *proc) pools() {
 		ps.truth = PoolTruth{PID: p.pid, Allocator: ps.name}
 		p.geTid(p.tid, "", "rts_caching_mem_allocator.cc", 41, "GetRtsCachingMemAllocator", "Create RtsCachingMemAllocator device id:0 memory type:2.")
 		p.geTid(createTid, "", "caching_mem_allocator.cc", 80, "CachingMemAllocator", "create caching memory allocator, ["+ps.name+"]")
-		sims = append(sims, ps)
+		pr.sims = append(pr.sims, ps)
 	}
 	for k := 0; k < spec.PhysPages; k++ {
 		page := int64(8 << 20)
@@ -234,13 +265,17 @@ func (p *proc) pools() {
 		p.geTid(p.mtid, "", "active_memory_allocator.cc", 1137, "ge::PhysicalMemoryAllocator::MallocPhysicalPage", fmt.Sprintf("rtMallocPhysical success pa_index:%d, current physical memory size:%d reuse:0, memory_type:2, pg_type:2M.", k, int64(k+1)*page))
 		tr.Malloc = append(tr.Malloc, MallocTruth{PID: p.pid, Category: "MemoryPool", Bytes: page})
 	}
-	hostPtr := uint64(0x55d1c2a30000)
-	spanPtr := uint64(0x55d1c29b0000)
-	kid := 0
+	return pr
+}
+
+// poolEvents writes allocations and frees until every allocator has used
+// its pending events; drain also frees down to the blocks left leaked.
+func (p *proc) poolEvents(pr *poolRun, drain bool) {
+	tr := p.g.truth
 	for {
 		var active []*poolSim
-		for _, ps := range sims {
-			if ps.events > 0 || len(ps.live) > ps.keep() {
+		for _, ps := range pr.sims {
+			if ps.events > 0 || drain && len(ps.live) > ps.keep() {
 				active = append(active, ps)
 			}
 		}
@@ -252,8 +287,9 @@ func (p *proc) pools() {
 		if ps.tagged {
 			tag = "[" + ps.name + "] "
 		}
-		kid++
-		doAlloc := ps.events > 0 && (len(ps.live) < 3 || p.r.chance(0.52))
+		pr.kid++
+		kid := pr.kid
+		doAlloc := ps.events > 0 && (len(ps.live) < 3 || p.r.chance(0.52)) && (pr.maxLive == 0 || len(ps.live) < pr.maxLive)
 		if doAlloc {
 			ps.events--
 			var req int64
@@ -281,11 +317,11 @@ func (p *proc) pools() {
 					p.geTid(ps.tid, "", "rts_caching_mem_allocator.h", 34, "Malloc", fmt.Sprintf("MallocMemory, func=rtMalloc, size=%d, purpose=rt2 memory pool", chunk))
 				}
 			}
-			hostPtr += 0x40
-			spanPtr += 0x40
+			pr.hostPtr += 0x40
+			pr.spanPtr += 0x40
 			op := pick(p.r, noiseOps)
-			p.geTid(ps.tid, tag, "scalable_allocator.cc", 511, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x. span addr 0x%x", req, bsz, addr, spanPtr))
-			p.geTid(ps.tid, "", "memory_kernel.cc", 385, "AllocHbmMem", fmt.Sprintf("[KernelTrace][AllocMemHbm_%s_%d_%d][MEM]Alloc memory at stream 0, block 0x%x, address 0x%x, size %d, tensor size %d, index 1", op, ps.kernel, kid, hostPtr, addr, bsz, req))
+			p.geTid(ps.tid, tag, "scalable_allocator.cc", 511, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x. span addr 0x%x", req, bsz, addr, pr.spanPtr))
+			p.geTid(ps.tid, "", "memory_kernel.cc", 385, "AllocHbmMem", fmt.Sprintf("[KernelTrace][AllocMemHbm_%s_%d_%d][MEM]Alloc memory at stream 0, block 0x%x, address 0x%x, size %d, tensor size %d, index 1", op, ps.kernel, kid, pr.hostPtr, addr, bsz, req))
 			ps.kernel++
 			ps.live = append(ps.live, liveBlock{addr: addr, size: bsz, req: req, op: op})
 			ps.truth.Allocs++
@@ -312,7 +348,12 @@ func (p *proc) pools() {
 		}
 		ps.give(lb.addr, lb.size)
 	}
-	for _, ps := range sims {
+}
+
+// poolsEnd writes each allocator's closing statistics.
+func (p *proc) poolsEnd(pr *poolRun) {
+	tr := p.g.truth
+	for _, ps := range pr.sims {
 		ps.truth.Leaked = ps.truth.Allocs - ps.truth.Frees
 		total := int64(ps.next - ps.start)
 		rate := 0.0
