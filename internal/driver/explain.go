@@ -139,12 +139,19 @@ func (u *Unusable) Text() string {
 	case NoneUsable:
 		b.WriteString("Each reason is explained in docs/diagnostics.md; imas report lists them all in report.json.\n")
 	case NoMarkers:
-		b.WriteString("Markers looked for: ")
+		b.WriteString("Markers looked for:")
+		width := 100
 		for i, m := range gelog.Markers {
-			if i > 0 {
-				b.WriteString(", ")
+			q := strconv.Quote(m)
+			if i < len(gelog.Markers)-1 {
+				q += ","
 			}
-			b.WriteString(strconv.Quote(m))
+			if width+1+len(q) > 100 {
+				b.WriteString("\n ")
+				width = 1
+			}
+			b.WriteString(" " + q)
+			width += 1 + len(q)
 		}
 		b.WriteString("\n")
 		b.WriteString(Hint)
