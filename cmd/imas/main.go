@@ -105,7 +105,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  imas %-34s %s\n", c.usage, c.summary)
 	}
 	fmt.Fprintln(w, "\nPATH may be a plog file, a directory (read recursively), a .gz, .tar, .tar.gz/.tgz or .zip")
-	fmt.Fprintln(w, "archive, or a quoted glob. Run \"imas help COMMAND\" for a command's flags.")
+	fmt.Fprintln(w, "archive, or a quoted glob; or, alone, a report.json saved by imas (recognised by its content).")
+	fmt.Fprintln(w, "Sizes: K/KiB, M/MiB, G/GiB are binary, KB, MB, GB decimal. Run \"imas help COMMAND\" for a command's flags.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 no usable input, 2 usage error, 3 findings (check).")
 }
 

@@ -77,3 +77,13 @@ func TestReleaseBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion: "imas version" of any build names the version, the commit
+// (or "unknown"), the build date and the Go version.
+func TestVersion(t *testing.T) {
+	out := cli(t, 0, "version")
+	re := regexp.MustCompile(`^imas \S+\ncommit \S+\nbuilt \S+\ngo\S+ \w+/\w+\n$`)
+	if !re.MatchString(out) {
+		t.Errorf("imas version printed %q", out)
+	}
+}

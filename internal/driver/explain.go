@@ -63,8 +63,14 @@ func Explain(rep *model.Report) *Unusable {
 			return u
 		}
 	}
-	if problems := InputProblems(rep); len(problems) > 0 {
-		u.Problem, u.Diagnostics = Unreadable, problems[:min(len(problems), listed)]
+	var lost []model.Diagnostic // inputs not read, or not whole
+	for _, d := range InputProblems(rep) {
+		if r, _ := diag.Lookup(d.Reason); r.Severity >= diag.Warning {
+			lost = append(lost, d)
+		}
+	}
+	if len(lost) > 0 {
+		u.Problem, u.Diagnostics = Unreadable, lost[:min(len(lost), listed)]
 		return u
 	}
 	var bytes int64
@@ -82,13 +88,14 @@ func Explain(rep *model.Report) *Unusable {
 	return u
 }
 
-// InputProblems returns the diagnostics of rep about whole inputs that
-// lost data (diag class Input, warning or error): users must see them even
-// when a command writes no report.json.
+// InputProblems returns the diagnostics of rep about whole inputs
+// (diag.IsInput): users must see them even when a command writes no
+// report.json, since a truncated archive or a bomb stopped at the limit
+// changes the figures.
 func InputProblems(rep *model.Report) []model.Diagnostic {
 	var out []model.Diagnostic
 	for _, d := range rep.Diagnostics {
-		if r, ok := diag.Lookup(d.Reason); ok && r.Class == diag.Input && r.Severity >= diag.Warning {
+		if diag.IsInput(d.Reason) {
 			out = append(out, d)
 		}
 	}
@@ -139,12 +146,19 @@ func (u *Unusable) Text() string {
 	case NoneUsable:
 		b.WriteString("Each reason is explained in docs/diagnostics.md; imas report lists them all in report.json.\n")
 	case NoMarkers:
-		b.WriteString("Markers looked for: ")
+		b.WriteString("Markers looked for:")
+		width := 100
 		for i, m := range gelog.Markers {
-			if i > 0 {
-				b.WriteString(", ")
+			q := strconv.Quote(m)
+			if i < len(gelog.Markers)-1 {
+				q += ","
 			}
-			b.WriteString(strconv.Quote(m))
+			if width+1+len(q) > 100 {
+				b.WriteString("\n ")
+				width = 1
+			}
+			b.WriteString(" " + q)
+			width += 1 + len(q)
 		}
 		b.WriteString("\n")
 		b.WriteString(Hint)
