@@ -36,6 +36,9 @@ var Markers = []string{
 	"_devmm_mem_stats_show",
 	"zero_copy_memory is ",
 	"zero_copy_mem_size",
+	"PrintDetails:",
+	"DeviceAllocator::",
+	"Malloc:Malloc size:",
 }
 
 // IsCandidate reports whether line carries one of the Markers.

@@ -283,12 +283,14 @@ func (p *proc) pools() {
 				} else {
 					// 2023: no pointer; the pool prints its device total after each.
 					p.geTid(ps.tid, "", "device_allocator.cc", 53, "Alloc", fmt.Sprintf("MallocMemory, func=rtMalloc, size=%d, purpose=page caching", chunk))
+					p.geTid(ps.tid, "", "device_allocator.cc", 29, "Alloc", fmt.Sprintf("DeviceAllocator::Alloc device_id:0, size:%d, addr:0x%x", chunk, base))
 					ps.chunks = append(ps.chunks, span{base, chunk})
 					var held uint64
 					for _, c := range ps.chunks {
 						held += c.size
 					}
 					p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 381, "PrintDetails", fmt.Sprintf("Device memory   : [alloc count:%d free count:0 total size:%d]", len(ps.chunks), held))
+					p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 383, "PrintDetails", fmt.Sprintf("Allocator memory: [alloc count:%d free count:%d recycle count:0]", ps.truth.Allocs, ps.truth.Frees))
 				}
 				tr.Malloc = append(tr.Malloc, MallocTruth{PID: p.pid, Category: "MemoryPool", Bytes: int64(chunk)})
 				if chunk > bsz {
@@ -308,6 +310,7 @@ func (p *proc) pools() {
 			} else {
 				// 2023: no span, no stream, no tensor size; "address" with or
 				// without "=", graph outputs marked.
+				p.geTid(ps.tid, "", "caching_mem_allocator.cc", 69, "Malloc", fmt.Sprintf("Malloc size:%d.", req))
 				p.geTid(ps.tid, tag, "scalable_allocator.cc", 216, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x.", req, bsz, addr))
 				eq, out := " =", ""
 				if kid%2 == 1 {
@@ -364,6 +367,7 @@ func (p *proc) pools() {
 			// emptied, the allocator stops.
 			for _, c := range ps.chunks {
 				p.geTid(ps.tid, "", "device_allocator.cc", 67, "Free", fmt.Sprintf("RtMemAllocator::free device_id:0 ,size:%d, addr:0x%x", c.size, c.addr))
+				p.geTid(ps.tid, "", "device_allocator.cc", 38, "Free", fmt.Sprintf("DeviceAllocator::free device_id:0 ,size:%d, addr:0x%x", c.size, c.addr))
 			}
 			p.geTid(ps.tid, "", "caching_allocator.cc", 429, "FreeBlockBins", "Free block bins.")
 			p.geTid(ps.tid, "", "graph_mem_allocator.cc", 37, "Finalize", "MemoryAllocator::Finalize.")
