@@ -55,7 +55,6 @@ const (
 	IgnoreMemoryKeyMiss      = "memory-key-miss"
 	IgnoreCachingBins        = "caching-allocator-bins"
 	IgnorePoolBreakdown      = "pool-breakdown"
-	IgnorePoolRequest        = "pool-request"
 	IgnoreDeviceAllocFree    = "device-allocator-free"
 )
 
@@ -120,7 +119,6 @@ var table = []Reason{
 	{IgnoreAllocatorLifecycle, Ignored, Info, "MemoryAllocator::Initialize and ::Finalize: an allocator starts or stops; nothing is allocated or freed.", ""},
 	{IgnoreMemoryKeyMiss, Ignored, Info, "MemoryAllocator::GetMemoryAddr found no block for a memory key; GE then allocates one, which its own malloc line records.", ""},
 	{IgnorePoolBreakdown, Ignored, Info, "PrintDetails lines other than \"Device memory\" (allocator counts, spans in use, freed spans): GE's breakdown of the pool, whose total imas reads from the Device memory line.", ""},
-	{IgnorePoolRequest, Ignored, Info, "The caching allocator's request line (\"Malloc size:N.\"); the Malloc block line that follows carries the same size and the block.", ""},
 	{IgnoreDeviceAllocFree, Ignored, Info, "DeviceAllocator::free: the pool's lower allocator giving a page back, printed with the RtMemAllocator::free line of the same page.", ""},
 	{IgnoreCachingBins, Ignored, Info, "The caching allocator giving its cached free blocks back (\"Free block bins.\"); the line names no block and no size.", ""},
 }

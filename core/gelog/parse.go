@@ -21,7 +21,8 @@ var Markers = []string{
 	"Malloc block ",
 	"Free block ",
 	"Device memory   : [",
-	"_svm_mem_stats_show",
+	"svm_mem_stats_show", // _svm_mem_stats_show, svm_mem_stats_show_device_proc_mem
+	"_devmm_mem_stats_show",
 	"create caching memory allocator",
 	"virtual_active_addr_base:",
 	"InitFeatureMapAndP2PMem",
@@ -32,13 +33,9 @@ var Markers = []string{
 	"Final StaticMemoryPolicy",
 	"Total memory size is",
 	"RtMemAllocator::free",
-	"svm_mem_stats_show_device_proc_mem",
-	"_devmm_mem_stats_show",
-	"zero_copy_memory is ",
-	"zero_copy_mem_size",
-	"PrintDetails:",
 	"DeviceAllocator::",
-	"Malloc:Malloc size:",
+	"PrintDetails:",
+	"zero_copy_mem", // zero_copy_memory is <n>, zero_copy_mem_size
 }
 
 // IsCandidate reports whether line carries one of the Markers.

@@ -88,7 +88,7 @@ func init() {
 var poolKeys = []string{"[KernelTrace][", "create caching memory allocator", "Malloc block ", "Free block ", "Device memory   : ["}
 
 func matchPool(env *plog.Envelope, msg []byte) bool {
-	if bytes.Equal(env.Func, []byte("PrintDetails")) || bytes.HasPrefix(msg, []byte("Malloc size:")) {
+	if bytes.Equal(env.Func, []byte("PrintDetails")) {
 		return true
 	}
 	for _, k := range poolKeys {
@@ -121,9 +121,6 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	if bytes.Equal(env.Func, []byte("PrintDetails")) {
 		return &Ignored{Meta: m, What: diag.IgnorePoolBreakdown} // Allocator memory, Using, spans, Freed
-	}
-	if bytes.HasPrefix(msg, []byte("Malloc size:")) {
-		return &Ignored{Meta: m, What: diag.IgnorePoolRequest}
 	}
 	free := !bytes.Contains(msg, []byte("Malloc block "))
 	if free && bytes.Contains(msg, []byte("Free block size =")) {

@@ -310,7 +310,6 @@ func (p *proc) pools() {
 			} else {
 				// 2023: no span, no stream, no tensor size; "address" with or
 				// without "=", graph outputs marked.
-				p.geTid(ps.tid, "", "caching_mem_allocator.cc", 69, "Malloc", fmt.Sprintf("Malloc size:%d.", req))
 				p.geTid(ps.tid, tag, "scalable_allocator.cc", 216, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x.", req, bsz, addr))
 				eq, out := " =", ""
 				if kid%2 == 1 {
