@@ -173,6 +173,10 @@ func TestRealLogsByHand(t *testing.T) {
 		}
 		// GE's own account: its largest PrintDetails says 4 device
 		// allocations holding 262144 bytes; the page-caching mallocs agree.
+		// 64 KiB pages: no granularity or fragmentation above the peak.
+		if p.Unit != 65536 || p.Step != p.PeakLive {
+			t.Errorf("unit %d, step %d; want 65536, %d", p.Unit, p.Step, p.PeakLive)
+		}
 		d := p.Details
 		if d == nil || d.AllocCount != 4 || d.TotalSize != p.PeakLive {
 			t.Errorf("PrintDetails %+v disagrees with the pool's peak %d", d, p.PeakLive)

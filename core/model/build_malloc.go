@@ -34,7 +34,10 @@ type mallocState struct {
 	// the thread's last page-caching malloc printed without its pointer
 	// (2023), which DeviceAllocator::Alloc then names
 	noPtr map[thread]int
-	freed map[catKey]int64
+	// size of the thread's last page-caching malloc: the 2023 PrintDetails
+	// that follows it names its pool
+	lastPage map[thread]int64
+	freed    map[catKey]int64
 }
 
 type allocHint struct{ device, size int64 }
@@ -78,6 +81,7 @@ func (s *mallocState) init() {
 	s.peak = map[catKey]int64{}
 	s.ptrs = map[ptrKey]int{}
 	s.noPtr = map[thread]int{}
+	s.lastPage = map[thread]int64{}
 	s.freed = map[catKey]int64{}
 }
 
@@ -133,6 +137,7 @@ func (b *Builder) addMalloc(r *gelog.DeviceMalloc) {
 		} else {
 			s.noPtr[th] = idx
 		}
+		s.lastPage[th] = r.Size
 		if pool != nil {
 			pool.pageBytes += r.Size
 		}

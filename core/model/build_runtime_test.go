@@ -257,8 +257,8 @@ func TestPool2023(t *testing.T) {
 		ln(16, 5, "FreeBlockBins", "Free block bins."),
 	)
 	// Three allocations of 64 KiB blocks, at most two live at once: the
-	// pool held 131072 bytes, as its PrintDetails says.
-	if got, want := pools(rep), "allocator_3 allocs=3 frees=3 total=196608 peak=131072 leaked=0 unmatched=0 physical=131072/print-details unit=2097152;"; got != want {
+	// pool held 131072 bytes, as its PrintDetails says, in 64 KiB pages.
+	if got, want := pools(rep), "allocator_3 allocs=3 frees=3 total=196608 peak=131072 leaked=0 unmatched=0 physical=131072/print-details unit=65536;"; got != want {
 		t.Errorf("pools\n got %s\nwant %s", got, want)
 	}
 	var real []int64
