@@ -2,6 +2,8 @@ package gelog
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -81,4 +83,48 @@ func TestPlanTeddyAvoidsFrequentPairs(t *testing.T) {
 		return
 	}
 	t.Fatal("no Free block marker")
+}
+
+// TestTeddyPlanFalseHits: the filter's nibble tables accept few positions
+// that no marker starts at, on the generated logs and, when present, the
+// real ones. A bucket accepts any mix of its windows' nibbles, so a plan
+// that mixes windows carelessly accepts common text and the scan slows
+// down (counted, not timed).
+func TestTeddyPlanFalseHits(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/gen/*/*.log")
+	real, _ := filepath.Glob("../../../shared/real-logs/oam-*.log")
+	for _, c := range []struct {
+		files []string
+		bound float64
+	}{{files, 2}, {real, 8}} {
+		var data []byte
+		for _, f := range c.files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = append(data, b...)
+		}
+		if len(data) == 0 {
+			continue
+		}
+		p := planTeddy(data)
+		hits, found := 0, 0
+		for i := 0; i+teddyWindow <= len(data); i++ {
+			set := uint8(0xff)
+			for j := 0; j < teddyWindow; j++ {
+				b := data[i+j]
+				set &= p.tables[j][b&15] & p.tables[teddyWindow+j][b>>4]
+			}
+			if set != 0 {
+				hits++
+				if p.verify(data, i, set) >= 0 {
+					found++
+				}
+			}
+		}
+		if float64(hits) > c.bound*float64(found) {
+			t.Errorf("%d files: the filter accepts %d positions for %d markers found (bound %.0fx)", len(c.files), hits, found, c.bound)
+		}
+	}
 }
