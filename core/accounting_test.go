@@ -27,7 +27,8 @@ var memoryLine = regexp.MustCompile(`(?i)(alloc|free|malloc|mem|size).*[0-9]|[0-
 // diagnostic. (GE's memory statements; devmm statistics in a plog.)
 var readForms = regexp.MustCompile(`\[IMAS\]|MallocMemory, func=|MemoryAllocator::|\[KernelTrace\]\[|Malloc block |Free block |Device memory   : \[|` +
 	`\] DRV\(.*mem_stats_show|create caching memory allocator|rtMallocPhysical success|aclrtFreePhysical success|RtMemAllocator::free|` +
-	`Total memory size is|Final StaticMemoryPolicy|zero_copy_memory is |zero_copy_mem_size|virtual_active_addr_base:`)
+	`Total memory size is|Final StaticMemoryPolicy|zero_copy_memory is |zero_copy_mem_size|virtual_active_addr_base:|` +
+	`PrintDetails:|DeviceAllocator::`)
 
 // pendingForms are read by work not merged yet (memory errors, the
 // kernel-log devmm table): listed apart so that what remains is plain.

@@ -173,18 +173,26 @@ func TestRealLogsByHand(t *testing.T) {
 		}
 		// GE's own account: its largest PrintDetails says 4 device
 		// allocations holding 262144 bytes; the page-caching mallocs agree.
+		// 64 KiB pages: no granularity or fragmentation above the peak.
+		if p.Unit != 65536 || p.Step != p.PeakLive {
+			t.Errorf("unit %d, step %d; want 65536, %d", p.Unit, p.Step, p.PeakLive)
+		}
 		d := p.Details
 		if d == nil || d.AllocCount != 4 || d.TotalSize != p.PeakLive {
 			t.Errorf("PrintDetails %+v disagrees with the pool's peak %d", d, p.PeakLive)
 		}
-		var pageBytes, pages int64
+		var pageBytes, pages, freed int64
 		for _, m := range rep.DeviceMalloc {
 			if m.Category == "MemoryPool" {
-				pageBytes, pages = m.Bytes, m.Count
+				pageBytes, pages, freed = m.Bytes, m.Count, m.Freed
 			}
 		}
 		if d != nil && (pageBytes != d.TotalSize || pages != d.AllocCount) {
 			t.Errorf("page caching %d bytes in %d mallocs; PrintDetails %d in %d", pageBytes, pages, d.TotalSize, d.AllocCount)
+		}
+		// DeviceAllocator::Alloc names each page; RtMemAllocator::free gave all four back.
+		if freed != pageBytes {
+			t.Errorf("RtMemAllocator::free gave back %d of %d page-caching bytes", freed, pageBytes)
 		}
 		if rep.Inputs.Rejected != 0 {
 			t.Errorf("%d rejected lines: %v", rep.Inputs.Rejected, rep.DiagSummary)

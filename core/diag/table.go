@@ -68,6 +68,8 @@ const (
 	UncheckedUserMemory = "user-memory"
 	UncheckedOnChip     = "on-chip-buffer"
 	UncheckedNoAddress  = "no-address"
+	IgnorePoolBreakdown      = "pool-breakdown"
+	IgnoreDeviceAllocFree    = "device-allocator-free"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
@@ -141,6 +143,8 @@ var table = []Reason{
 	{IgnoreIOSize, Ignored, Info, "Model input/output sizes (GetInputSize/GetOutputSize); the addresses come from other lines.", ""},
 	{IgnoreAllocatorLifecycle, Ignored, Info, "MemoryAllocator::Initialize and ::Finalize: an allocator starts or stops; nothing is allocated or freed.", ""},
 	{IgnoreMemoryKeyMiss, Ignored, Info, "MemoryAllocator::GetMemoryAddr found no block for a memory key; GE then allocates one, which its own malloc line records.", ""},
+	{IgnorePoolBreakdown, Ignored, Info, "PrintDetails lines other than \"Device memory\" (allocator counts, spans in use, freed spans): GE's breakdown of the pool, whose total imas reads from the Device memory line.", ""},
+	{IgnoreDeviceAllocFree, Ignored, Info, "DeviceAllocator::free: the pool's lower allocator giving a page back, printed with the RtMemAllocator::free line of the same page.", ""},
 	{IgnoreCachingBins, Ignored, Info, "The caching allocator giving its cached free blocks back (\"Free block bins.\"); the line names no block and no size.", ""},
 	{IgnoreRuntimeParams, Ignored, Info, "GE's InitRuntimeParams trace of a model being loaded (its sizes, no allocation).", ""},
 	{IgnoreRuntimeMallocOK, Ignored, Info, "The runtime's \"dev memory alloc ok\" after its request line: the request succeeded.", ""},

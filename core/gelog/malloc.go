@@ -69,6 +69,16 @@ type DeviceFree struct {
 	Addr   uint64
 }
 
+// PageAddress is "DeviceAllocator::Alloc device_id:<d>, size:<n>, addr:<p>"
+// (2023): the address of the page-caching malloc the thread just printed
+// without its pointer.
+type PageAddress struct {
+	Meta
+	Device int64
+	Size   int64
+	Addr   uint64
+}
+
 // ProcessFact is a per-process fact: "Final StaticMemoryPolicy is set to
 // <n>." (What = static-memory-policy) or "Total memory size is <n>"
 // (What = device-total).
@@ -153,7 +163,7 @@ func matchMalloc(_ *plog.Envelope, msg []byte) bool {
 	return false
 }
 
-var mallocKeys = []string{printMarker, "MemoryAllocator::", "[Malloc][Memory] failed",
+var mallocKeys = []string{printMarker, "DeviceAllocator::", "MemoryAllocator::", "[Malloc][Memory] failed",
 	"rtMallocPhysical success", "aclrtFreePhysical success", "RtMemAllocator::free",
 	"Final StaticMemoryPolicy is set to", "Total memory size is"}
 
@@ -165,6 +175,8 @@ func parseMalloc(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		return parsePhysical(msg, m, line)
 	case bytes.Contains(msg, []byte("RtMemAllocator::free")):
 		return parseDeviceFree(msg, m, line)
+	case bytes.Contains(msg, []byte("DeviceAllocator::")):
+		return parseDeviceAllocator(msg, m, line)
 	case bytes.Contains(msg, []byte("Final StaticMemoryPolicy is set to")):
 		return parseFact(msg, "Final StaticMemoryPolicy is set to", "static-memory-policy", m, line)
 	case bytes.Contains(msg, []byte("Total memory size is")):
@@ -405,4 +417,38 @@ func parseFact(msg []byte, key, what string, m Meta, line []byte) Record {
 		return badNum(m, line, what, e)
 	}
 	return &ProcessFact{Meta: m, What: what, Value: v}
+}
+
+// parseDeviceAllocator reads the RT2 pool's lower allocator (2023):
+//
+//	DeviceAllocator::Alloc device_id:<d>, size:<n>, addr:<p>
+//	DeviceAllocator::free device_id:<d> ,size:<n>, addr:<p>   (ignored: RtMemAllocator::free says it)
+func parseDeviceAllocator(msg []byte, m Meta, line []byte) Record {
+	s := msg[bytes.Index(msg, []byte("DeviceAllocator::"))+len("DeviceAllocator::"):]
+	switch {
+	case bytes.HasPrefix(s, []byte("free")):
+		return &Ignored{Meta: m, What: diag.IgnoreDeviceAllocFree}
+	case !bytes.HasPrefix(s, []byte("Alloc ")):
+		return reject(m, line, diag.Unrecognised, "unknown DeviceAllocator statement")
+	}
+	r := &PageAddress{Meta: m, Device: -1}
+	if v, ok := colonField(s, "device_id"); ok {
+		r.Device, _ = parseInt(leadingDigits(v))
+	}
+	v, ok := colonField(s, "size")
+	if !ok {
+		return reject(m, line, missingOrCut(m, line, "size"), "size missing")
+	}
+	var e numErr
+	if r.Size, e = parseInt(leadingDigits(v)); e != numOK {
+		return badNum(m, line, "size", e)
+	}
+	a, ok := colonField(s, "addr")
+	if !ok {
+		return reject(m, line, missingOrCut(m, line, "addr"), "addr missing")
+	}
+	if r.Addr, ok = parseAddr(trimAddr(a)); !ok {
+		return reject(m, line, diag.BadNumber, "addr is not an address")
+	}
+	return r
 }

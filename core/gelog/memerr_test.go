@@ -3,6 +3,7 @@ package gelog
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"imas/core/plog"
@@ -125,8 +126,8 @@ func TestMemErrForms(t *testing.T) {
 // lines to it.
 func TestMemErrMarkersAreMarkers(t *testing.T) {
 	for _, k := range append(slices.Clone(memErrMarkers), kernelDevmmMarker, runtimeParamsFunc, userMemMarker) {
-		if !slices.Contains(Markers, k) {
-			t.Errorf("%q is not in Markers", k)
+		if !slices.ContainsFunc(Markers, func(m string) bool { return strings.Contains(k, m) }) {
+			t.Errorf("no marker finds lines with %q", k)
 		}
 	}
 }

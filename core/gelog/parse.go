@@ -21,7 +21,8 @@ var Markers = []string{
 	"Malloc block ",
 	"Free block ",
 	"Device memory   : [",
-	"_svm_mem_stats_show",
+	"svm_mem_stats_show",   // _svm_mem_stats_show, svm_mem_stats_show_device_proc_mem
+	"devmm_mem_stats_show", // 2023 plog "_devmm_mem_stats_show", the kernel log's "[devmm_mem_stats_show"
 	"create caching memory allocator",
 	"virtual_active_addr_base:",
 	"InitFeatureMapAndP2PMem",
@@ -32,22 +33,19 @@ var Markers = []string{
 	"Final StaticMemoryPolicy",
 	"Total memory size is",
 	"RtMemAllocator::free",
-	"svm_mem_stats_show_device_proc_mem",
-	"_devmm_mem_stats_show",
-	"zero_copy_memory is ",
-	"zero_copy_mem_size",
+	"DeviceAllocator::",
+	"PrintDetails:",
+	"zero_copy_mem", // zero_copy_memory is <n>, zero_copy_mem_size
 	// memory errors (memerr.go)
 	"Mem create failed",
 	"halMemCreate failed",
 	"halMemAlloc failed",
-	"ErrCode=207001",
-	"result = 207001",
+	"207001", // ErrCode=207001, runtime result = 207001: the driver's out of memory
 	"InitRuntimeParams",
 	"Call rtMalloc fail",
 	"Mem_remote_map ioctl error",
 	"dev memory alloc",
 	"EL0004",
-	"[devmm_mem_stats_show",
 	// models loaded into user memory (loadmem.go)
 	"WithMem",
 }

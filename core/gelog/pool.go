@@ -89,7 +89,10 @@ func init() {
 
 var poolKeys = []string{"[KernelTrace][", "create caching memory allocator", "Malloc block ", "Free block ", "Device memory   : ["}
 
-func matchPool(_ *plog.Envelope, msg []byte) bool {
+func matchPool(env *plog.Envelope, msg []byte) bool {
+	if bytes.Equal(env.Func, []byte("PrintDetails")) {
+		return true
+	}
 	for _, k := range poolKeys {
 		if bytes.Contains(msg, []byte(k)) {
 			return true
@@ -117,6 +120,9 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	}
 	if bytes.Contains(msg, []byte("Free block bins")) {
 		return &Ignored{Meta: m, What: diag.IgnoreCachingBins}
+	}
+	if bytes.Equal(env.Func, []byte("PrintDetails")) {
+		return &Ignored{Meta: m, What: diag.IgnorePoolBreakdown} // Allocator memory, Using, spans, Freed
 	}
 	free := !bytes.Contains(msg, []byte("Malloc block "))
 	if free && bytes.Contains(msg, []byte("Free block size =")) {

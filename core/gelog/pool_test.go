@@ -73,6 +73,8 @@ func TestPoolStatements(t *testing.T) {
 		{"2023 PrintDetails", envSA + "[allocator_1] PrintDetails:Device memory   : [alloc count:3 free count:1 total size:131072]",
 			`details a="allocator_1" n=3/1 total=131072 va=-1 real=-1 min=-1 rate=`},
 		{"caching bins", envSA + "FreeBlockBins:Free block bins.", "ignored caching-allocator-bins"},
+		{"PrintDetails breakdown", envSA + "[allocator_1] PrintDetails:Using: [span count:2 page count:2 total size:131072]", "ignored pool-breakdown"},
+		{"PrintDetails span layers", envSA + "[allocator_1] PrintDetails:Freed span layers: [level:7, count:0]", "ignored pool-breakdown"},
 		{"PrintDetails cut", envSA + "[allocator_2] PrintDetails:Device memory   : [alloc count:1 free count:0 total size:2097152(2.00M) new_va_",
 			"reject truncated: new_va_size missing"},
 	})

@@ -39,6 +39,8 @@ func describeRT(r Record) string {
 		}
 		return fmt.Sprintf("alloc k=%s t=%s n=%s st=%d block=%#x addr=%#x size=%d tensor=%d idx=%d req=%v%s",
 			x.Kernel, x.KernelType, x.Node, x.Stream, x.Block, x.Addr, x.Size, x.TensorSize, x.Index, x.Requested(), out)
+	case *PageAddress:
+		return fmt.Sprintf("pageaddr dev=%d size=%d addr=%#x", x.Device, x.Size, x.Addr)
 	case *ZeroCopySize:
 		return fmt.Sprintf("zerocopy %s=%d", x.What, x.Value)
 	case *PoolFree:

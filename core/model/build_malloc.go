@@ -31,7 +31,13 @@ type mallocState struct {
 	live    map[catKey]int64
 	peak    map[catKey]int64
 	ptrs    map[ptrKey]int // page-caching mallocs by pointer, for RtMemAllocator::free
-	freed   map[catKey]int64
+	// the thread's last page-caching malloc printed without its pointer
+	// (2023), which DeviceAllocator::Alloc then names
+	noPtr map[thread]int
+	// size of the thread's last page-caching malloc: the 2023 PrintDetails
+	// that follows it names its pool
+	lastPage map[thread]int64
+	freed    map[catKey]int64
 }
 
 type allocHint struct{ device, size int64 }
@@ -74,6 +80,8 @@ func (s *mallocState) init() {
 	s.live = map[catKey]int64{}
 	s.peak = map[catKey]int64{}
 	s.ptrs = map[ptrKey]int{}
+	s.noPtr = map[thread]int{}
+	s.lastPage = map[thread]int64{}
 	s.freed = map[catKey]int64{}
 }
 
@@ -126,7 +134,10 @@ func (b *Builder) addMalloc(r *gelog.DeviceMalloc) {
 		if r.HasPtr {
 			s.ptrs[ptrKey{r.PID, r.Ptr}] = idx
 			b.o().pool.addPage(r.PID, r.Ptr, r.Size)
+		} else {
+			s.noPtr[th] = idx
 		}
+		s.lastPage[th] = r.Size
 		if pool != nil {
 			pool.pageBytes += r.Size
 		}
@@ -379,3 +390,19 @@ func (b *Builder) finishDevices() {
 // MallocCategories lists the counted device-malloc categories in the order
 // "imas total" prints them.
 var MallocCategories = gelog.Categories
+
+// addPageAddress gives the thread's last pointer-less page-caching malloc
+// of that size its address, so that RtMemAllocator::free and the pool's
+// blocks find it.
+func (b *Builder) addPageAddress(r *gelog.PageAddress) {
+	s := &b.o().mall
+	th := thread{r.PID, r.TID}
+	idx, ok := s.noPtr[th]
+	if !ok || b.R.Mallocs[idx].Size != r.Size {
+		return
+	}
+	delete(s.noPtr, th)
+	b.R.Mallocs[idx].Ptr = hexAddr(r.Addr)
+	s.ptrs[ptrKey{r.PID, r.Addr}] = idx
+	b.o().pool.addPage(r.PID, r.Addr, r.Size)
+}

@@ -77,6 +77,9 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 	case *gelog.PhysicalPage:
 		family = "physical-pages"
 		b.addPhysical(r)
+	case *gelog.PageAddress:
+		family = "page-address"
+		b.addPageAddress(r)
 	case *gelog.DeviceFree:
 		family = "device-free"
 		b.addDeviceFree(r)

@@ -259,6 +259,15 @@ func (b *Builder) addPoolDetails(r *gelog.PoolDetails) {
 	} else if acc = b.poolOfThread(thread{r.PID, r.TID}); acc == nil {
 		return // no pool to attach it to
 	}
+	// The 2023 short form follows each page-caching malloc of its pool:
+	// those pages are the pool's unit.
+	th := thread{r.PID, r.TID}
+	if size, ok := b.o().mall.lastPage[th]; ok && r.NewVASize < 0 {
+		if acc.pageUnit == 0 || size < acc.pageUnit {
+			acc.pageUnit = size
+		}
+		delete(b.o().mall.lastPage, th)
+	}
 	if d := acc.p.Details; d != nil && d.TotalSize > r.TotalSize {
 		return // keep the largest footprint
 	}

@@ -237,7 +237,9 @@ func TestPool2023(t *testing.T) {
 	sa := func(n, tid int, fn, msg string) string { return ln(n, tid, "[allocator_3] "+fn, msg) }
 	rep := build(t, "plog-9.log",
 		ln(1, 5, "Alloc", "MallocMemory, func=rtMalloc, size=65536, purpose=page caching"),
+		ln(1, 5, "Alloc", "DeviceAllocator::Alloc device_id:0, size:65536, addr:0x20000"),
 		sa(2, 5, "PrintDetails", "Device memory   : [alloc count:1 free count:0 total size:65536]"),
+		sa(2, 5, "PrintDetails", "Using: [span count:1 page count:1 total size:65536]"),
 		sa(3, 5, "Alloc", "Malloc block device_id:0 size:100 allocate_size:65536 mem_addr:0x20000."),
 		ln(4, 5, "CopyH2D", "[KernelTrace][CopyH2D_g_in_7][MEM]Alloc memory block 0xaa01, address = 0x20000, size = 65536"),
 		ln(5, 6, "Alloc", "MallocMemory, func=rtMalloc, size=65536, purpose=page caching"),
@@ -251,11 +253,12 @@ func TestPool2023(t *testing.T) {
 		ln(13, 6, "FreeMemory", "[KernelTrace][FreeMemory_Out_11][MEM]Free memory, address 0x30000"),
 		ln(14, 5, "FreeMemory", "[KernelTrace][FreeMemory_g_in_12][MEM]Free memory, address 0x20000"),
 		ln(15, 5, "Free", "RtMemAllocator::free device_id:0 ,size:65536, addr:0x20000"),
+		ln(15, 5, "Free", "DeviceAllocator::free device_id:0 ,size:65536, addr:0x20000"),
 		ln(16, 5, "FreeBlockBins", "Free block bins."),
 	)
 	// Three allocations of 64 KiB blocks, at most two live at once: the
-	// pool held 131072 bytes, as its PrintDetails says.
-	if got, want := pools(rep), "allocator_3 allocs=3 frees=3 total=196608 peak=131072 leaked=0 unmatched=0 physical=131072/print-details unit=2097152;"; got != want {
+	// pool held 131072 bytes, as its PrintDetails says, in 64 KiB pages.
+	if got, want := pools(rep), "allocator_3 allocs=3 frees=3 total=196608 peak=131072 leaked=0 unmatched=0 physical=131072/print-details unit=65536;"; got != want {
 		t.Errorf("pools\n got %s\nwant %s", got, want)
 	}
 	var real []int64
@@ -267,6 +270,17 @@ func TestPool2023(t *testing.T) {
 	}
 	if len(rep.Diagnostics) != 0 || rep.DiagSummary["ignored:caching-allocator-bins"] != 1 {
 		t.Errorf("diagnostics %v, counts %v", rep.Diagnostics, rep.DiagSummary)
+	}
+	// The first page got its address from DeviceAllocator::Alloc: its
+	// RtMemAllocator::free gave it back; the second page has no address.
+	var freed int64
+	for _, m := range rep.DeviceMalloc {
+		if m.Category == "MemoryPool" {
+			freed = m.Freed
+		}
+	}
+	if freed != 65536 || rep.Pools[0].Rows[0].Cached != 65536 {
+		t.Errorf("freed %d, first block's page %d; want 65536 each", freed, rep.Pools[0].Rows[0].Cached)
 	}
 }
 

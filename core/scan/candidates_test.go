@@ -149,3 +149,17 @@ func TestWordScanMatchesBytePasses(t *testing.T) {
 		}
 	}
 }
+
+// The Teddy plan counts marker byte pairs in a table of maxMarkerPairs
+// slots: pairs beyond it would all share slot 0 and misplace windows.
+func TestMarkerPairsFit(t *testing.T) {
+	pairs := map[[2]byte]bool{}
+	for _, m := range gelog.Markers {
+		for i := 0; i+1 < len(m); i++ {
+			pairs[[2]byte{m[i], m[i+1]}] = true
+		}
+	}
+	if len(pairs)+1 > maxMarkerPairs {
+		t.Errorf("%d marker byte pairs, the plan has %d slots", len(pairs), maxMarkerPairs-1)
+	}
+}

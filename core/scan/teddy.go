@@ -44,7 +44,10 @@ type teddyPlan struct {
 // planTeddy places every marker's window on the offset whose two byte
 // pairs are least frequent in a sample of data, and spreads the windows
 // over the buckets: the most frequent windows get a bucket each, so that
-// their many hits verify one marker; markers with the same window share.
+// their many hits verify one marker; markers with the same window share;
+// each further window joins the bucket whose false hits it raises least
+// (a bucket accepts any mix of its windows' nibbles, so a careless mix
+// accepts common text).
 func planTeddy(data []byte) *teddyPlan {
 	pairs := samplePairs(data)
 	slot := pairSlots()
@@ -66,13 +69,12 @@ func planTeddy(data []byte) *teddyPlan {
 	slices.SortStableFunc(ws, func(a, b windowed) int { return cmp.Compare(b.cost, a.cost) })
 	p := &teddyPlan{}
 	bucketOf := map[string]int{}
-	next := 0
+	hits := newBucketEstimate(data)
 	for _, w := range ws {
 		win := string(w.marker[w.off : w.off+teddyWindow])
 		b, ok := bucketOf[win]
 		if !ok {
-			b = next % teddyBuckets
-			next++
+			b = hits.cheapest(&p.tables, w.marker[w.off:w.off+teddyWindow])
 			bucketOf[win] = b
 		}
 		p.buckets[b] = append(p.buckets[b], w.pinned)
@@ -188,4 +190,103 @@ func (p *teddyPlan) tail(data []byte, i int, dst []int) []int {
 		}
 	}
 	return dst
+}
+
+// bucketEstimate estimates how often a bucket's nibble tables accept a
+// position of the text, from the byte pairs of a sample of it: a window
+// is two pairs (bytes 0-1 and 2-3), taken as independent of each other.
+type bucketEstimate struct {
+	pairs *[1 << 16]uint16 // count of each byte pair in the sample
+	total float64
+}
+
+func newBucketEstimate(data []byte) *bucketEstimate {
+	e := &bucketEstimate{pairs: new([1 << 16]uint16)}
+	count := func(b []byte) {
+		for i := 0; i+1 < len(b); i++ {
+			e.pairs[pairIndex(b[i], b[i+1])]++
+			e.total++
+		}
+	}
+	if len(data) <= sampleSpan {
+		count(data)
+	} else {
+		part := sampleSpan / sampleParts
+		step := (len(data) - part) / (sampleParts - 1)
+		for p := 0; p < sampleParts; p++ {
+			count(data[p*step : p*step+part])
+		}
+	}
+	e.total++
+	return e
+}
+
+// accepted lists the bytes that window position j of bucket b accepts,
+// with win's byte added when win is not nil.
+func accepted(t *VectorTables, b, j int, win []byte, out []byte) []byte {
+	var lo, hi uint16
+	for n := 0; n < 16; n++ {
+		if t[j][n]&(1<<b) != 0 {
+			lo |= 1 << n
+		}
+		if t[teddyWindow+j][n]&(1<<b) != 0 {
+			hi |= 1 << n
+		}
+	}
+	if win != nil {
+		lo |= 1 << (win[j] & 15)
+		hi |= 1 << (win[j] >> 4)
+	}
+	out = out[:0]
+	for h := hi; h != 0; h &= h - 1 {
+		for l := lo; l != 0; l &= l - 1 {
+			out = append(out, byte(bits.TrailingZeros16(h)<<4|bits.TrailingZeros16(l)))
+		}
+	}
+	return out
+}
+
+// accept is the share of positions that bucket b of t accepts, win added.
+func (e *bucketEstimate) accept(t *VectorTables, b int, win []byte) float64 {
+	var s [teddyWindow][]byte
+	var buf [teddyWindow][256]byte
+	for j := range s {
+		s[j] = accepted(t, b, j, win, buf[j][:0])
+	}
+	p := 1.0
+	for j := 0; j < teddyWindow; j += 2 {
+		n := 0.0
+		for _, a := range s[j] {
+			for _, c := range s[j+1] {
+				n += float64(e.pairs[pairIndex(a, c)])
+			}
+		}
+		p *= (n + 1) / e.total
+	}
+	return p
+}
+
+// cheapest returns the bucket where win adds the fewest accepted
+// positions; an empty bucket adds only win's own.
+func (e *bucketEstimate) cheapest(t *VectorTables, win []byte) int {
+	best, bestCost := 0, -1.0
+	for b := 0; b < teddyBuckets; b++ {
+		c := e.accept(t, b, win)
+		if !empty(t, b) {
+			c -= e.accept(t, b, nil)
+		}
+		if bestCost < 0 || c < bestCost {
+			best, bestCost = b, c
+		}
+	}
+	return best
+}
+
+func empty(t *VectorTables, b int) bool {
+	for n := 0; n < 16; n++ {
+		if t[0][n]&(1<<b) != 0 {
+			return false
+		}
+	}
+	return true
 }

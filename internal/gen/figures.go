@@ -223,6 +223,8 @@ func (g *graph) truth(pid int, mem int) GraphTruth {
 		TensorKeys: f.keys, IsrefTensors: f.isref, Conflicts: calcConflicts(rows)}
 	if mem != memHBM {
 		gt.ZeroCopy = 0
+	} else if g.gen == Gen2020 {
+		gt.ZeroCopy = g.loggedFigs(mem).zeroCopy // BuildModelDef's zero_copy_mem_size_
 	}
 	for _, s := range g.segs {
 		for _, m := range s.members {

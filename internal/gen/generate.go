@@ -462,6 +462,9 @@ func (p *proc) graph(gi int) {
 	}
 	p.prepareCuts(g)
 	p.compile(g)
+	if p.gen == Gen2020 {
+		p.buildModelDef(g)
+	}
 	for _, m := range g.mems {
 		if rows := g.memRows(m, false); len(rows) == 0 && m != memHBM {
 			continue
@@ -483,6 +486,11 @@ func (p *proc) compile(g *graph) {
 	if p.gen == Gen2025 {
 		p.emit(p.runl, p.tick(), "INFO", "GE", p.body("block_mem_assigner.cc", 2608, "[EVENT]", p.tid, "AssignMemoryWithReuse",
 			"Reuse memory open, memory_priority_mode is false."))
+	}
+	zc := g.loggedFigs(memHBM).zeroCopy
+	if p.gen == Gen2020 {
+		// GE's offset before the zero-copy blocks are laid out.
+		p.ge("INFO", "block_mem_assigner.cc", 1476, "ResizeMemoryBlocks", fmt.Sprintf("mem_offset_ exclude zero_copy_memory is %d.", g.memoffset[memHBM]-zc))
 	}
 	for _, t := range g.rows {
 		msg := setMsg(p.gen, g, t)
@@ -506,6 +514,9 @@ func (p *proc) compile(g *graph) {
 			p.inject(f, l, InjFormulaName, "", t.key())
 		}
 		p.noise()
+	}
+	if p.gen == Gen2020 {
+		p.ge("INFO", "graph_mem_assigner.cc", 252, "AssignZeroCopyMemory", fmt.Sprintf("mem_offset_ include zero_copy_memory is %d.", g.memoffset[memHBM]))
 	}
 	for _, s := range g.segs {
 		for _, m := range s.members {
@@ -702,4 +713,11 @@ func scrubMarkers(b []byte) []byte {
 		}
 	}
 	return []byte(s)
+}
+
+// buildModelDef writes the 2020 model build line with GE's zero-copy size
+// (the graph's zero-copy blocks, laid out last in the HBM area).
+func (p *proc) buildModelDef(g *graph) {
+	p.ge("INFO", "model_builder.cc", 412, "BuildModelDef", fmt.Sprintf("For model, max_mem_offset_: %d, zero_copy_mem_size_: %d",
+		g.memoffset[memHBM], g.loggedFigs(memHBM).zeroCopy))
 }

@@ -9,7 +9,7 @@ var markers = []string{
 	"Device memory   : [", "_svm_mem_stats_show", "create caching memory allocator", "virtual_active_addr_base:",
 	"InitFeatureMapAndP2PMem", "rtMallocPhysical success", "aclrtFreePhysical success", "Reuse result:",
 	"after append ws, origin memory size", "Final StaticMemoryPolicy", "Total memory size is", "RtMemAllocator::free",
-	"svm_mem_stats_show_device_proc_mem",
+	"svm_mem_stats_show", "_devmm_mem_stats_show", "zero_copy_mem", "PrintDetails:", "DeviceAllocator::",
 }
 
 var noiseOps = []string{"Add", "Mul", "Sub", "RealDiv", "Relu", "Gelu", "Softmax", "LayerNorm", "MatMul",

@@ -25,6 +25,8 @@ const (
 	DevmmNone = ""
 	DevmmNew  = "new" // CANN 9 (2026): [file.c:line], allocated_peak_size, MEM_DEV_* types
 	DevmmOld  = "old" // CANN 8.5 (2024): [_svm_mem_stats_show 148], alloced_peak_size, DEV_MEM/SVM_MEM
+	// CANN 6.x (2023): [_devmm_mem_stats_show 152], "mem stats(Bytes): k=v, ..." without counts, [EVENT], printed twice
+	Devmm2023 = "2023"
 )
 
 // Profile describes one generated run: its processes and global knobs.
@@ -162,6 +164,7 @@ func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 		p = Profile{Name: name, Seed: 104, NoiseRatio: 0.25, Processes: []ProcessSpec{
 			{PID: 5151, Generation: Gen2025, Pools: 2, PoolEvents: 200, PhysPages: 4, Devmm: DevmmNew, Mallocs: false},
 			{PID: 5252, Generation: Gen2025, StartUnix: 1719677905, Pools: 1, PoolEvents: 90, Devmm: DevmmOld},
+			{PID: 5353, Generation: Gen2021, StartUnix: 1689300000, Pools: 1, PoolEvents: 60, Devmm: Devmm2023},
 		}}
 	case "hostile":
 		p = Profile{Name: name, Seed: 105, NoiseRatio: 0.8, Processes: []ProcessSpec{

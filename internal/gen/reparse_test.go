@@ -90,6 +90,8 @@ type pgraph struct {
 	atomic          int64
 	summary         map[int64]string // memtype -> AfterAssignMemory message
 	trunc           map[int64]int64
+	zcBuild         int64 // BuildModelDef's zero_copy_mem_size_ (2020)
+	hasZCBuild      bool
 }
 
 type paddr struct {
@@ -110,20 +112,25 @@ type reparsed struct {
 }
 
 var (
-	reAfter   = regexp.MustCompile(`\[IMAS\]AfterAssignMemory : (\S+) memoffset\[(\d+)\](?:, memtype\[(\d+)\])?`)
-	reCont    = regexp.MustCompile(`\[IMAS\]Continuous input : Set (\S+) name\[(.+?)\] (?:optype\[\w+\] )?output\[(\d+)\] offset to \[(\d+)\](?:.* memtype\[(\d+)\])?`)
-	reAtomic  = regexp.MustCompile(`\[IMAS\]Atomic (?:output|ordinary workspace|fusion workspace) : Set (\S+) .* real_size\[(\d+)\]`)
-	reVar     = regexp.MustCompile(`\[IMAS\]AssignVarMem Set session_(\d+) name\[.*\] output\[0\] ?offset to \[(\d+)\] size\[(\d+)\] realsize\[(\d+)\]\.$`)
-	reMalloc  = regexp.MustCompile(`MallocMemory, func=(\w+), size=(\d+), purpose=(.*)$`)
-	reRegion  = regexp.MustCompile(`\[IMAS\]InitFeatureMapAndP2PMem graph_(\d+) MallocMemory type\[F\] memaddr\[(0x[0-9a-f]+)\] mem_size\[(\d+)\]`)
-	reAddr    = regexp.MustCompile(`\[IMAS\](?:Get\w+DataAddrs )?graph_(\d+) type\[F\] name\[(.+)\] (output|workspace)\[(\d+)\] .*memaddr\[(0x[0-9a-f]+)\]$`)
-	reCreate  = regexp.MustCompile(`\](\d+) CachingMemAllocator:create caching memory allocator, \[(allocator_\d+)\]$`)
-	reMBlock  = regexp.MustCompile(`\](\d+) (?:\[(allocator_\d+)\] )?Alloc:Malloc block device_id:0 size:\d+ allocate_size:\d+ mem_addr:(0x[0-9a-f]+)\.`)
-	reKAlloc  = regexp.MustCompile(`\](\d+) AllocHbmMem:\[KernelTrace\]\[[^\]]*\]\[MEM\]Alloc memory at stream \d+, block 0x[0-9a-f]+, address (0x[0-9a-f]+), size (\d+),`)
-	reKFree   = regexp.MustCompile(`\[KernelTrace\]\[[^\]]*\]\[MEM\]Free memory at stream -?\d+, address (0x[0-9a-f]+)$`)
-	reDevmm   = regexp.MustCompile(`\[_svm_mem_stats_show(?: \d+)?\](\w+)(?: dev\d+)? Mem stats \(Bytes\)\. \(module_name=(\w+); module_id=\d+; current_alloced_size=(\d+); (?:allocated|alloced)_peak_size=(\d+);`)
-	reOffset  = regexp.MustCompile(`offset to \[(\d+)\]`)
-	rePidFile = regexp.MustCompile(`plog-(\d+)_\d{17}\.log$`)
+	reAfter  = regexp.MustCompile(`\[IMAS\]AfterAssignMemory : (\S+) memoffset\[(\d+)\](?:, memtype\[(\d+)\])?`)
+	reCont   = regexp.MustCompile(`\[IMAS\]Continuous input : Set (\S+) name\[(.+?)\] (?:optype\[\w+\] )?output\[(\d+)\] offset to \[(\d+)\](?:.* memtype\[(\d+)\])?`)
+	reAtomic = regexp.MustCompile(`\[IMAS\]Atomic (?:output|ordinary workspace|fusion workspace) : Set (\S+) .* real_size\[(\d+)\]`)
+	reVar    = regexp.MustCompile(`\[IMAS\]AssignVarMem Set session_(\d+) name\[.*\] output\[0\] ?offset to \[(\d+)\] size\[(\d+)\] realsize\[(\d+)\]\.$`)
+	reMalloc = regexp.MustCompile(`MallocMemory, func=(\w+), size=(\d+), purpose=(.*)$`)
+	reRegion = regexp.MustCompile(`\[IMAS\]InitFeatureMapAndP2PMem graph_(\d+) MallocMemory type\[F\] memaddr\[(0x[0-9a-f]+)\] mem_size\[(\d+)\]`)
+	reAddr   = regexp.MustCompile(`\[IMAS\](?:Get\w+DataAddrs )?graph_(\d+) type\[F\] name\[(.+)\] (output|workspace)\[(\d+)\] .*memaddr\[(0x[0-9a-f]+)\]$`)
+	reCreate = regexp.MustCompile(`\](\d+) CachingMemAllocator:create caching memory allocator, \[(allocator_\d+)\]$`)
+	reMBlock = regexp.MustCompile(`\](\d+) (?:\[(allocator_\d+)\] )?Alloc:Malloc block device_id:0 size:\d+ allocate_size:\d+ mem_addr:(0x[0-9a-f]+)\.`)
+	reKAlloc = regexp.MustCompile(`\](\d+) AllocHbmMem:\[KernelTrace\]\[[^\]]*\]\[MEM\]Alloc memory at stream \d+, block 0x[0-9a-f]+, address (0x[0-9a-f]+), size (\d+),`)
+	reKFree  = regexp.MustCompile(`\[KernelTrace\]\[[^\]]*\]\[MEM\]Free memory(?: at stream -?\d+)?, address (0x[0-9a-f]+)$`)
+	// 2023: "Alloc memory block <p>, address[ =] <p>, size = <n>[, as model out memory]"
+	reKAlloc23 = regexp.MustCompile(`\](\d+) AllocHbmMem:\[KernelTrace\]\[[^\]]*\]\[MEM\]Alloc memory block 0x[0-9a-f]+, address(?: =)? (0x[0-9a-f]+), size = (\d+)(?:, as model out memory)?$`)
+	reDevmm23  = regexp.MustCompile(`\[_devmm_mem_stats_show \d+\](\w+)((?: dev\d+)?) mem stats\(Bytes\): module_name=(\w+), module_id=\d+ current_alloced_size=(\d+), alloced_peak_size=(\d+)\.$`)
+	// 2020 zero-copy: the offsets before and after the zero-copy blocks, and BuildModelDef's size
+	reZeroCopy = regexp.MustCompile(`mem_offset_ (include|exclude) zero_copy_memory is (\d+)\.$|BuildModelDef:For model, max_mem_offset_: \d+, zero_copy_mem_size_: (\d+)$`)
+	reDevmm    = regexp.MustCompile(`\[_svm_mem_stats_show(?: \d+)?\](\w+)(?: dev\d+)? Mem stats \(Bytes\)\. \(module_name=(\w+); module_id=\d+; current_alloced_size=(\d+); (?:allocated|alloced)_peak_size=(\d+);`)
+	reOffset   = regexp.MustCompile(`offset to \[(\d+)\]`)
+	rePidFile  = regexp.MustCompile(`plog-(\d+)_\d{17}\.log$`)
 )
 
 var categories = map[string]string{
@@ -160,6 +167,9 @@ func reparse(t *testing.T, dir string, tr *Truth) *reparsed {
 	}
 	lives := map[string]live{}
 	poolCur := map[string]int64{}
+	devmmSeen := map[string]bool{}
+	zcPending := map[string]int64{}
+	lastGraph := map[string]*pgraph{}
 	files := append([]FileTruth(nil), tr.Files...)
 	// Run logs and debug logs of one pid are merged by the order GE wrote
 	// them: only GEEVENT lines live in both, and they are de-duplicated.
@@ -230,6 +240,7 @@ func reparse(t *testing.T, dir string, tr *Truth) *reparsed {
 					c := nums(field(msg, "child"), ":")
 					r.reuse, r.cont, r.zc = c[1], c[2], c[3]
 					g.rows[mem] = append(g.rows[mem], r)
+					lastGraph[pid] = g
 				case strings.HasPrefix(msg, "[IMAS]Continuous input"):
 					cm := reCont.FindStringSubmatch(msg)
 					g := current[key{pid, cm[1]}]
@@ -313,7 +324,11 @@ func reparse(t *testing.T, dir string, tr *Truth) *reparsed {
 				blockAlloc[pid+"/"+bm[3]] = a
 				continue
 			}
-			if km := reKAlloc.FindStringSubmatch(line); km != nil {
+			km := reKAlloc.FindStringSubmatch(line)
+			if km == nil {
+				km = reKAlloc23.FindStringSubmatch(line)
+			}
+			if km != nil {
 				a := blockAlloc[pid+"/"+km[2]]
 				pk := pid + "/" + a
 				p := rp.pools[pk]
@@ -343,6 +358,32 @@ func reparse(t *testing.T, dir string, tr *Truth) *reparsed {
 			}
 			if dm := reDevmm.FindStringSubmatch(line); dm != nil {
 				rp.devmm = append(rp.devmm, fmt.Sprintf("%s/%s/%s peak=%s current=%s", pid, dm[1], dm[2], dm[4], dm[3]))
+			}
+			if dm := reDevmm23.FindStringSubmatch(line); dm != nil {
+				// The dump may be printed twice: each entry once.
+				k := pid + "/" + dm[1] + dm[2] + "/" + dm[3]
+				if !devmmSeen[k] {
+					devmmSeen[k] = true
+					rp.devmm = append(rp.devmm, fmt.Sprintf("%s/%s/%s peak=%s current=%s", pid, dm[1], dm[3], dm[5], dm[4]))
+				}
+			}
+			if zm := reZeroCopy.FindStringSubmatch(line); zm != nil {
+				// Offsets wait for the graph; BuildModelDef names the last
+				// graph of the process, and must agree with them.
+				switch {
+				case zm[1] != "":
+					zcPending[pid+"/"+zm[1]] = i64(zm[2])
+				case lastGraph[pid] == nil:
+					t.Errorf("%s: BuildModelDef before any graph", ln)
+				default:
+					g := lastGraph[pid]
+					g.zcBuild, g.hasZCBuild = i64(zm[3]), true
+					if in, ex := zcPending[pid+"/include"], zcPending[pid+"/exclude"]; in-ex != g.zcBuild {
+						t.Errorf("%s: zero_copy_mem_size_ %d, offsets %d - %d", ln, g.zcBuild, in, ex)
+					}
+					delete(zcPending, pid+"/include")
+					delete(zcPending, pid+"/exclude")
+				}
 			}
 		}
 	}
@@ -409,6 +450,9 @@ func (g *pgraph) figures(mem int64, gen Generation) GraphTruth {
 			zb[r.offset] = true
 			gt.ZeroCopy += r.size
 		}
+	}
+	if g.hasZCBuild {
+		gt.ZeroCopy = g.zcBuild
 	}
 	if s, ok := g.summary[mem]; ok {
 		gt.MemorySize = i64(reAfter.FindStringSubmatch(s)[2])

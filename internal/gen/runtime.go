@@ -157,6 +157,7 @@ type poolSim struct {
 	real    int64
 	peakReq int64
 	kernel  int
+	chunks  []span // page-caching mallocs (2023 lines)
 }
 
 type span struct{ addr, size uint64 }
@@ -255,8 +256,14 @@ func (p *proc) poolsBegin() *poolRun {
 			createTid = p.pid
 		}
 		ps.truth = PoolTruth{PID: p.pid, Allocator: ps.name}
-		p.geTid(p.tid, "", "rts_caching_mem_allocator.cc", 41, "GetRtsCachingMemAllocator", "Create RtsCachingMemAllocator device id:0 memory type:2.")
-		p.geTid(createTid, "", "caching_mem_allocator.cc", 80, "CachingMemAllocator", "create caching memory allocator, ["+ps.name+"]")
+		if p.gen == Gen2025 {
+			p.geTid(p.tid, "", "rts_caching_mem_allocator.cc", 41, "GetRtsCachingMemAllocator", "Create RtsCachingMemAllocator device id:0 memory type:2.")
+			p.geTid(createTid, "", "caching_mem_allocator.cc", 80, "CachingMemAllocator", "create caching memory allocator, ["+ps.name+"]")
+		} else {
+			// 2023: no creation line; every pool line carries the tag.
+			ps.tagged = true
+			p.geTid(ps.tid, "", "graph_mem_allocator.cc", 23, "Initialize", "MemoryAllocator::Initialize.")
+		}
 		pr.sims = append(pr.sims, ps)
 	}
 	for k := 0; k < spec.PhysPages; k++ {
@@ -307,7 +314,20 @@ func (p *proc) poolEvents(pr *poolRun, drain bool) {
 				chunk := max(bsz, 2<<20)
 				base := ps.next
 				ps.next += align64(chunk)
-				p.geTid(ps.tid, "", "device_allocator.cc", 62, "Alloc", fmt.Sprintf("MallocMemory, func=aclrtMalloc, size=%d, purpose=page caching, ptr=0x%x, device_id=0, module_id=45", chunk, base))
+				if p.gen == Gen2025 {
+					p.geTid(ps.tid, "", "device_allocator.cc", 62, "Alloc", fmt.Sprintf("MallocMemory, func=aclrtMalloc, size=%d, purpose=page caching, ptr=0x%x, device_id=0, module_id=45", chunk, base))
+				} else {
+					// 2023: no pointer; the pool prints its device total after each.
+					p.geTid(ps.tid, "", "device_allocator.cc", 53, "Alloc", fmt.Sprintf("MallocMemory, func=rtMalloc, size=%d, purpose=page caching", chunk))
+					p.geTid(ps.tid, "", "device_allocator.cc", 29, "Alloc", fmt.Sprintf("DeviceAllocator::Alloc device_id:0, size:%d, addr:0x%x", chunk, base))
+					ps.chunks = append(ps.chunks, span{base, chunk})
+					var held uint64
+					for _, c := range ps.chunks {
+						held += c.size
+					}
+					p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 381, "PrintDetails", fmt.Sprintf("Device memory   : [alloc count:%d free count:0 total size:%d]", len(ps.chunks), held))
+					p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 383, "PrintDetails", fmt.Sprintf("Allocator memory: [alloc count:%d free count:%d recycle count:0]", ps.truth.Allocs, ps.truth.Frees))
+				}
 				tr.Malloc = append(tr.Malloc, MallocTruth{PID: p.pid, Category: "MemoryPool", Bytes: int64(chunk)})
 				if chunk > bsz {
 					ps.give(base+bsz, chunk-bsz)
@@ -320,8 +340,22 @@ func (p *proc) poolEvents(pr *poolRun, drain bool) {
 			pr.hostPtr += 0x40
 			pr.spanPtr += 0x40
 			op := pick(p.r, noiseOps)
-			p.geTid(ps.tid, tag, "scalable_allocator.cc", 511, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x. span addr 0x%x", req, bsz, addr, pr.spanPtr))
-			p.geTid(ps.tid, "", "memory_kernel.cc", 385, "AllocHbmMem", fmt.Sprintf("[KernelTrace][AllocMemHbm_%s_%d_%d][MEM]Alloc memory at stream 0, block 0x%x, address 0x%x, size %d, tensor size %d, index 1", op, ps.kernel, kid, pr.hostPtr, addr, bsz, req))
+			if p.gen == Gen2025 {
+				p.geTid(ps.tid, tag, "scalable_allocator.cc", 511, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x. span addr 0x%x", req, bsz, addr, pr.spanPtr))
+				p.geTid(ps.tid, "", "memory_kernel.cc", 385, "AllocHbmMem", fmt.Sprintf("[KernelTrace][AllocMemHbm_%s_%d_%d][MEM]Alloc memory at stream 0, block 0x%x, address 0x%x, size %d, tensor size %d, index 1", op, ps.kernel, kid, pr.hostPtr, addr, bsz, req))
+			} else {
+				// 2023: no span, no stream, no tensor size; "address" with or
+				// without "=", graph outputs marked.
+				p.geTid(ps.tid, tag, "scalable_allocator.cc", 216, "Alloc", fmt.Sprintf("Malloc block device_id:0 size:%d allocate_size:%d mem_addr:0x%x.", req, bsz, addr))
+				eq, out := " =", ""
+				if kid%2 == 1 {
+					eq = ""
+				}
+				if kid%7 == 0 {
+					out = ", as model out memory"
+				}
+				p.geTid(ps.tid, "", "memory_kernel.cc", 174, "AllocHbmMem", fmt.Sprintf("[KernelTrace][AllocMemHbm_%s_%d][MEM]Alloc memory block 0x%x, address%s 0x%x, size = %d%s", op, kid, pr.hostPtr, eq, addr, bsz, out))
+			}
 			ps.kernel++
 			ps.live = append(ps.live, liveBlock{addr: addr, size: bsz, req: req, op: op})
 			ps.truth.Allocs++
@@ -335,7 +369,9 @@ func (p *proc) poolEvents(pr *poolRun, drain bool) {
 		i := p.r.intn(len(ps.live))
 		lb := ps.live[i]
 		ps.live = append(ps.live[:i], ps.live[i+1:]...)
-		if p.r.chance(0.15) {
+		if p.gen != Gen2025 {
+			p.geTid(ps.tid, "", "memory_kernel.cc", 207, "FreeMemory", fmt.Sprintf("[KernelTrace][FreeMemory_%s_%d][MEM]Free memory, address 0x%x", lb.op, kid, lb.addr))
+		} else if p.r.chance(0.15) {
 			p.geTid(ps.tid, "", "memory_kernel.cc", 419, "FreeHbmMemHoldAddr", fmt.Sprintf("[KernelTrace][FreeMemHbmHoldAddr_%s_%d][MEM]Free memory at stream 0, address 0x%x", lb.op, kid, lb.addr))
 		} else {
 			p.geTid(ps.tid, "", "memory_kernel.cc", 407, "FreeHbmMem", fmt.Sprintf("[KernelTrace][FreeMemHbm_%s_%d][MEM]Free memory at stream 0, address 0x%x", lb.op, kid, lb.addr))
@@ -343,7 +379,10 @@ func (p *proc) poolEvents(pr *poolRun, drain bool) {
 		ps.cur -= int64(lb.size)
 		ps.real -= lb.req
 		ps.truth.Frees++
-		if p.r.chance(0.6) {
+		switch {
+		case p.gen != Gen2025:
+			p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 268, "Free", fmt.Sprintf("Free block device_id:0 allock_size:%d mem_addr:0x%x.", lb.size, lb.addr))
+		case p.r.chance(0.6):
 			p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 569, "Free", fmt.Sprintf("Free block device_id:0 theory_size_:%d theory_min_size_:%d allock_size:%d mem_addr:0x%x.", ps.cur, ps.truth.PeakLive, lb.size, lb.addr))
 		}
 		ps.give(lb.addr, lb.size)
@@ -360,8 +399,19 @@ func (p *proc) poolsEnd(pr *poolRun) {
 		if total > 0 {
 			rate = float64(ps.peakReq) / float64(total) * 100
 		}
-		p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 737, "PrintDetails", fmt.Sprintf("Device memory   : [alloc count:%d free count:%d total size:%s new_va_size:0 real_theory_min:%s theory_min:%s reach theory rate:%.2f%%]",
-			ps.truth.Allocs, ps.truth.Frees, sizeString(total), sizeString(ps.peakReq), sizeString(ps.truth.PeakLive), rate))
+		if p.gen == Gen2025 {
+			p.geTid(ps.tid, "["+ps.name+"] ", "scalable_allocator.cc", 737, "PrintDetails", fmt.Sprintf("Device memory   : [alloc count:%d free count:%d total size:%s new_va_size:0 real_theory_min:%s theory_min:%s reach theory rate:%.2f%%]",
+				ps.truth.Allocs, ps.truth.Frees, sizeString(total), sizeString(ps.peakReq), sizeString(ps.truth.PeakLive), rate))
+		} else {
+			// 2023 finalize: the pages go back, the caching bins are
+			// emptied, the allocator stops.
+			for _, c := range ps.chunks {
+				p.geTid(ps.tid, "", "device_allocator.cc", 67, "Free", fmt.Sprintf("RtMemAllocator::free device_id:0 ,size:%d, addr:0x%x", c.size, c.addr))
+				p.geTid(ps.tid, "", "device_allocator.cc", 38, "Free", fmt.Sprintf("DeviceAllocator::free device_id:0 ,size:%d, addr:0x%x", c.size, c.addr))
+			}
+			p.geTid(ps.tid, "", "caching_allocator.cc", 429, "FreeBlockBins", "Free block bins.")
+			p.geTid(ps.tid, "", "graph_mem_allocator.cc", 37, "Finalize", "MemoryAllocator::Finalize.")
+		}
 		tr.Pools = append(tr.Pools, ps.truth)
 	}
 }
@@ -395,6 +445,10 @@ var moduleIDs = map[string]int{"RUNTIME": 7, "GE": 45, "HCCL": 3, "APP": 33}
 // devmm writes the driver's per-module statistics at process exit (run
 // plog), in the new (CANN 9) or old (CANN 8.5) driver format.
 func (p *proc) devmm() {
+	if p.spec.Devmm == Devmm2023 {
+		p.devmm2023()
+		return
+	}
 	var types []devmmLine
 	if p.spec.Devmm == DevmmOld {
 		types = []devmmLine{{"SVM_MEM", false, []string{"RUNTIME", "GE"}}, {"DEV_MEM", true, []string{"RUNTIME", "GE", "HCCL", "APP"}}, {"HOST_MEM", false, []string{"RUNTIME"}}}
@@ -435,5 +489,41 @@ func (p *proc) devmm() {
 			p.emit(p.runl, p.tick(), "INFO", "DRV", fmt.Sprintf("[svm_mem_statistics.c:156][ascend][curpid:%d,%d][drv][devmm][_svm_mem_stats_show]%s%s Cached_size:%dBytes",
 				p.pid, dtid, t.mem, dev, p.r.between(0, 40)*2<<20))
 		}
+	}
+}
+
+// devmm2023 writes the 2023 driver's statistics (CANN 6.x comma form, no
+// counts) as an [EVENT] dump, printed twice ~68 ms apart as that driver
+// did for a second device context: each entry counts once.
+func (p *proc) devmm2023() {
+	dtid := p.mtid + 40
+	type entry struct {
+		mem, dev, module string
+		peak, cur        int64
+	}
+	var dump []entry
+	for _, t := range []devmmLine{{"DEV_MEM", true, []string{"RUNTIME", "APP", "GE"}}, {"HOST_MEM", false, []string{"RUNTIME"}}} {
+		dev := ""
+		if t.dev {
+			dev = " dev0"
+		}
+		for _, m := range t.modules {
+			peak := p.r.between(1, 40000) * 4096
+			cur := int64(0)
+			if p.r.chance(0.4) {
+				cur = p.r.between(0, peak/4096) * 4096
+			}
+			dump = append(dump, entry{t.mem, dev, m, peak, cur})
+			p.g.truth.Devmm = append(p.g.truth.Devmm, DevmmTruth{PID: p.pid, MemType: t.mem, Module: m, Peak: peak, Current: cur})
+		}
+	}
+	cached := p.r.between(0, 40) * 2 << 20
+	for round := 0; round < 2; round++ {
+		for _, e := range dump {
+			p.emit(p.runl, p.tick(), "EVENT", "DRV", fmt.Sprintf("[ascend][curpid: %d, %d][drv][devmm][_devmm_mem_stats_show 152]%s%s mem stats(Bytes): module_name=%s, module_id=%d current_alloced_size=%d, alloced_peak_size=%d.",
+				p.pid, dtid, e.mem, e.dev, e.module, moduleIDs[e.module], e.cur, e.peak))
+		}
+		p.emit(p.runl, p.tick(), "EVENT", "DRV", fmt.Sprintf("[ascend][curpid: %d, %d][drv][devmm][_devmm_mem_stats_show 158]DEV_MEM dev0 Cached_size:%dBytes", p.pid, dtid, cached))
+		p.clock += 68000 // the second dump, 68 ms later
 	}
 }
