@@ -64,12 +64,12 @@ const (
 	IgnoreRuntimeMallocOK    = "runtime-malloc-ok"
 
 	// Why an operator address was not checked (address_checks[].unchecked).
-	UncheckedNoRegion   = "no-region-logged"
-	UncheckedUserMemory = "user-memory"
-	UncheckedOnChip     = "on-chip-buffer"
-	UncheckedNoAddress  = "no-address"
-	IgnorePoolBreakdown      = "pool-breakdown"
-	IgnoreDeviceAllocFree    = "device-allocator-free"
+	UncheckedNoRegion     = "no-region-logged"
+	UncheckedUserMemory   = "user-memory"
+	UncheckedOnChip       = "on-chip-buffer"
+	UncheckedNoAddress    = "no-address"
+	IgnorePoolBreakdown   = "pool-breakdown"
+	IgnoreDeviceAllocFree = "device-allocator-free"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
