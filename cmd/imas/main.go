@@ -217,26 +217,17 @@ func analyzeWith(ctx context.Context, paths []string, opt core.Options, stderr i
 
 // explainNothing tells users why nothing was recognised and how to fix it.
 func explainNothing(w io.Writer, rep *model.Report) {
-	fmt.Fprintf(w, "imas: nothing recognised in %d lines of %d files.\n", rep.Inputs.Lines, len(rep.Inputs.Files))
-	if rep.Inputs.Candidates > 0 {
-		fmt.Fprintf(w, "imas: %d lines looked like GE memory records but none could be used; see the diagnostics (imas report writes them to report.json).\n", rep.Inputs.Candidates)
-		for i, d := range rep.Diagnostics {
-			if i == 5 {
-				break
+	if err := core.Unusable(rep); err != nil {
+		// What was read, then the finding: the rest of the text goes on
+		// the finding's line.
+		lines := strings.SplitN(err.Error(), "\n", 3)
+		for i, l := range lines {
+			if i < 2 {
+				l = "imas: " + l
 			}
-			fmt.Fprintf(w, "  %s:%d: %s: %s\n", d.Path, d.Line, d.Reason, d.Detail)
+			fmt.Fprintln(w, l)
 		}
-		return
 	}
-	fmt.Fprintln(w, `imas: none of these GE markers were found: "[IMAS]Set", "[IMAS]AfterAssignMemory",
-  "MallocMemory, func=", "[KernelTrace][", "Malloc block", "_svm_mem_stats_show".
-These lines are printed only at INFO log level during model build and load. Re-run with:
-  export ASCEND_GLOBAL_LOG_LEVEL=1          # INFO (0=DEBUG also works)
-  export ASCEND_HOST_LOG_FILE_NUM=1000      # keep enough rotated plog files
-  atc ... --log=info                        # for offline model conversion
-then pass the debug plogs ($HOME/ascend/log/debug/plog/ or $ASCEND_PROCESS_LOG_PATH) to imas.
-For device statistics (_svm_mem_stats_show) also pass the run plogs (log/run/plog/);
-the process must exit normally for the driver to print them.`)
 }
 
 func humanBytes(n int64) string {

@@ -92,6 +92,9 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		run.Loaded = true
 	} else {
 		run.Report, err = core.Analyze(ctx, srcs, core.Options{Progress: progress})
+		if err == nil {
+			err = core.Unusable(run.Report) // and the slot keeps what it had
+		}
 	}
 	if err != nil {
 		return nil, err
