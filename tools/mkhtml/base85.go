@@ -3,7 +3,7 @@ package main
 import "strings"
 
 // Base85 is the alphabet of the inlined wasm: printable ASCII without
-// '"', '&', '\”, '<', '\\' and '`', so that no sequence of it can end or
+// quotes, backquote, backslash, ampersand and less-than, so that no sequence of it can end or
 // confuse the <script> element that holds it ("</script", "<!--"). Four
 // bytes take five characters (base64 takes 5⅓): the page is 6% smaller.
 // page.js (fromBase85) decodes it.
