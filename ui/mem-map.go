@@ -22,7 +22,8 @@ func (c *MemMap) title() string {
 		p := c.S.Run.Pools()[c.S.Pool]
 		return "pool " + p.Allocator + " of pid " + p.PID + " · " + Count(int64(m.N)) + " allocations"
 	}
-	return GraphID(c.S.Run.Report.Graphs[c.S.Graph]) + " · " + Count(int64(c.S.Map.N)) + " rows"
+	g := c.S.Run.Report.Graphs[c.S.Graph]
+	return "pid " + g.PID + " · " + g.Graph + " · " + MemType(g.MemType) + " · " + Count(int64(c.S.Map.N)) + " rows"
 }
 
 func (c *MemMap) axes() string {

@@ -3,6 +3,7 @@ package pagetest
 import (
 	"archive/tar"
 	"archive/zip"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,13 +103,24 @@ func TestSamples(t *testing.T) {
 	}
 }
 
-// checkMap waits for the first graph's map, points at the rectangle drawn
-// last: the hover card must name its row, and a click must select it in
-// the table and the detail panel.
+// checkMap waits for the map of the graph shown with the results (the
+// biggest: the graphs table's first row, selected), points at the
+// rectangle drawn last: the hover card must name its row, and a click must
+// select it in the table and the detail panel.
 func (b *tab) checkMap(t *testing.T) {
 	t.Helper()
 	var n, drawn string
-	b.run(t, chromedp.WaitVisible(`#imas-map[data-shows="graph:0"][data-drawn]`, chromedp.ByQuery),
+	var biggest struct {
+		First, Selected string
+		Sizes           []int64
+	}
+	b.eval(t, `({first: document.querySelector('#graphs tr[data-graph]').dataset.graph,
+		selected: (document.querySelector('#graphs tr.sel') || {dataset: {}}).dataset.graph,
+		sizes: [...document.querySelectorAll('#graphs td[data-field=memory_size]')].map(td => +td.dataset.value)})`, &biggest)
+	if biggest.First != biggest.Selected || !slices.IsSortedFunc(biggest.Sizes, func(a, b int64) int { return cmp.Compare(b, a) }) {
+		t.Errorf("graphs table: first row %q, selected %q, memory_size %v: want the biggest first and selected", biggest.First, biggest.Selected, biggest.Sizes)
+	}
+	b.run(t, chromedp.WaitVisible(`#imas-map[data-shows^="graph:"][data-drawn]`, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-n", &n, nil, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-drawn", &drawn, nil, chromedp.ByQuery))
 	if n == "0" || n != drawn {

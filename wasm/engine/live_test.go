@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"imas/core/analyze"
+	"imas/core/export"
+	"imas/core/model"
+)
+
+// The timeline's curve reaches theory_min at its peak (max reusable + base),
+// thinning keeps every maximum, and the tensors listed at the peak step are
+// the report's peak list (what imas peak prints).
+func TestLiveCurve(t *testing.T) {
+	for _, name := range []string{"basic", "mixed", "conflicts"} {
+		s := analyzed(t, name)
+		rep := s.Run(SlotRun).Report
+		for i, g := range rep.Graphs {
+			if len(g.Rows) == 0 {
+				continue
+			}
+			l := LiveCurve(g)
+			if len(l.Steps) == 0 || len(l.Steps) != len(l.Counted) || len(l.Steps) != len(l.Reusable) {
+				t.Fatalf("%s graph %d: curve of %d/%d/%d points", name, i, len(l.Steps), len(l.Counted), len(l.Reusable))
+			}
+			if got := slices.Max(l.Reusable) + l.Base; got != g.TheoryMin {
+				t.Errorf("%s %s: max reusable + base = %d, theory_min %d", name, export.MemTypeName(g.MemType), got, g.TheoryMin)
+			}
+			if !slices.IsSorted(l.Steps) || l.Counted[len(l.Counted)-1] != 0 {
+				t.Errorf("%s graph %d: steps not sorted, or live bytes left after the last step: %v", name, i, l.Counted)
+			}
+			for _, n := range []int{1, 3, 7} {
+				th := l.thin(n)
+				if len(th.Steps) > n || slices.Max(th.Counted) != slices.Max(l.Counted) || slices.Max(th.Reusable) != slices.Max(l.Reusable) {
+					t.Errorf("%s graph %d: thinned to %d: %d points, max %d/%d, want %d/%d", name, i, n, len(th.Steps),
+						slices.Max(th.Counted), slices.Max(th.Reusable), slices.Max(l.Counted), slices.Max(l.Reusable))
+				}
+			}
+			_, step := analyze.PeakStep(g.Rows)
+			at, err := s.At(SlotRun, i, step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := analyze.Peak(g, analyze.PeakTop)
+			if at.Step != want.Step || at.Live != want.Live || !slices.Equal(peakKeys(at.Tensors), peakKeys(want.Tensors)) {
+				t.Errorf("%s graph %d: at the peak step %d: %d live %v; the peak list: step %d, %d live %v", name, i, step,
+					at.Live, peakKeys(at.Tensors), want.Step, want.Live, peakKeys(want.Tensors))
+			}
+		}
+	}
+}
+
+func peakKeys(items []model.PeakItem) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Key)
+	}
+	return out
+}
