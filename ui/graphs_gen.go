@@ -157,6 +157,7 @@ func (c *Graphs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn.SetInnerHTML(r.G.PID)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "name"}}}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("title", r.G.Graph)
 								vgn.SetInnerHTML(r.G.Graph)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)

@@ -556,7 +556,9 @@ func perfettoNote(status string, took time.Duration) string {
 		}
 		return "The browser blocked the Perfetto tab (allow pop-ups for this page); the trace was downloaded."
 	case "downloaded:timeout":
-		return "ui.perfetto.dev did not answer (offline?); the trace was downloaded."
+		return "The Perfetto UI did not answer within 8 s (offline? a self-hosted one can be set under Settings, at the bottom); the trace was downloaded: open it there with “Open trace file”."
+	case "downloaded:offline":
+		return "The browser is offline, so the trace was downloaded: open it in a Perfetto UI with “Open trace file” (a self-hosted one can be set under Settings, at the bottom)."
 	}
 	return "Perfetto: " + status
 }

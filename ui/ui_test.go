@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"imas/core/analyze"
 	"imas/core/model"
 	"imas/wasm/engine"
 )
@@ -120,5 +121,14 @@ func TestDiffText(t *testing.T) {
 		if got := deltaText(c.name, c.v); got != c.want {
 			t.Errorf("deltaText(%s, %v) = %q, want %q", c.name, c.v, got, c.want)
 		}
+	}
+}
+
+// Removed tensors take bytes away: their sum is negative and shown so.
+func TestDiffTensorText(t *testing.T) {
+	g := &analyze.GraphDiff{Counts: analyze.ChangeCounts{Added: 2, AddedBytes: 2048, Removed: 74, RemovedBytes: -34111488}}
+	got := (&Diff{}).tensorText(g)
+	if !strings.Contains(got, "74 removed (-32.53 MiB)") || !strings.Contains(got, "2 added (+2.00 KiB)") {
+		t.Errorf("tensorText: %q", got)
 	}
 }

@@ -319,11 +319,14 @@ func TestHostileNames(t *testing.T) {
 	b.eval(t, `[...document.querySelectorAll('tr[data-graph^="31001/"]')].map(tr => tr.dataset.graph)`, &ids)
 	found := false
 	for _, id := range ids {
-		b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`tr[data-graph="`+id+`"]`, chromedp.ByQuery),
-			chromedp.WaitVisible(`#tensors tr[data-row]`, chromedp.ByQuery),
+		// The name filter applies once typing pauses; the table's title
+		// then says how many rows match.
+		b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`tr[data-graph="`+id+`"] td`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#graphs tr.sel[data-graph="`+id+`"]`, chromedp.ByQuery), chromedp.WaitVisible(settled, chromedp.ByQuery),
 			chromedp.SetValue(`#f-name`, "onerror", chromedp.ByQuery),
-			chromedp.Evaluate(`document.getElementById('f-name').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
-			chromedp.Sleep(300*time.Millisecond))
+			chromedp.Evaluate(`document.getElementById('f-name').dispatchEvent(new Event('input', {bubbles: true}))`, nil),
+			chromedp.Poll(`document.querySelector('.tensors h2 small').textContent.includes('match')`, nil),
+			chromedp.WaitVisible(settled, chromedp.ByQuery))
 		var names []string
 		b.eval(t, `[...document.querySelectorAll('#tensors td.name')].map(td => td.textContent)`, &names)
 		for _, n := range names {

@@ -420,7 +420,40 @@
     return w;
   }
 
+  // perfettoSetup points Open in Perfetto at the UI to use: ?perfetto=URL,
+  // else the address saved in the settings panel, else ui.perfetto.dev;
+  // and gives up waiting for it after 8 s (then the trace is downloaded).
+  function perfettoSetup() {
+    const open = window.imasOpenPerfetto, field = document.getElementById('perfetto-url');
+    if (!open) return;
+    const KEY = 'imas.perfetto';
+    const stored = () => {
+      try { return localStorage.getItem(KEY) || ''; } catch { return ''; }
+    };
+    const apply = (url) => {
+      open.defaults.url = url || 'https://ui.perfetto.dev/#!/';
+      document.documentElement.dataset.perfetto = open.defaults.url;
+    };
+    open.defaults.timeoutMs = 8000;
+    const fromQuery = new URLSearchParams(location.search).get('perfetto');
+    apply(fromQuery || stored());
+    if (!field) return;
+    field.value = fromQuery || stored();
+    field.addEventListener('change', () => {
+      const url = field.value.trim();
+      if (url && !/^https?:\/\//.test(url)) {
+        field.setCustomValidity('an http(s) address');
+        field.reportValidity();
+        return;
+      }
+      field.setCustomValidity('');
+      try { url ? localStorage.setItem(KEY, url) : localStorage.removeItem(KEY); } catch { /* private mode: this visit only */ }
+      apply(url);
+    });
+  }
+
   async function boot() {
+    perfettoSetup();
     const t0 = performance.now();
     const module = await WebAssembly.compile(await wasmBytes());
     const vector = await vectorModule();
