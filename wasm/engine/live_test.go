@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"bytes"
+	"context"
 	"slices"
 	"testing"
 
 	"imas/core/analyze"
 	"imas/core/export"
+	"imas/core/input"
 	"imas/core/model"
 )
 
@@ -57,4 +60,33 @@ func peakKeys(items []model.PeakItem) []string {
 		out = append(out, it.Key)
 	}
 	return out
+}
+
+// A saved report.json opened again writes the same graph CSV, lifetimes
+// printed as "12--13" included.
+func TestReportKeepsLifetimeText(t *testing.T) {
+	for _, name := range []string{"basic", "mixed", "conflicts"} {
+		s := analyzed(t, name)
+		want, _, err := s.Output(SlotRun, "imas_mem_graph.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _, err := s.Output(SlotRun, "report.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Analyze(context.Background(), SlotRun, []input.Source{input.BytesSource("saved/report.json", js)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := s.Output(SlotRun, "imas_mem_graph.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Run(SlotRun).Loaded || !bytes.Equal(got, want) {
+			t.Errorf("%s: the graph CSV of the reopened report.json differs (%d bytes, %d before)", name, len(got), len(want))
+		}
+		if name == "basic" && !bytes.Contains(want, []byte("--")) {
+			t.Errorf("%s: no lifetime printed with --: the test proves nothing", name)
+		}
+	}
 }
