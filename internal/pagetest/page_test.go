@@ -399,6 +399,16 @@ func TestDiff(t *testing.T) {
 			t.Errorf("a total changed against itself: %s", d)
 		}
 	}
+	// The page scrolled to the comparison, and kept the results above it.
+	var top, height float64
+	var results bool
+	b.run(t, chromedp.Poll(`(r => r.top < innerHeight && r.bottom > 0)(document.getElementById('diff').getBoundingClientRect())`, nil))
+	b.eval(t, `document.getElementById('diff').getBoundingClientRect().top`, &top)
+	b.eval(t, `innerHeight`, &height)
+	b.eval(t, `!!document.querySelector('main #graphs')`, &results)
+	if top >= height || !results {
+		t.Errorf("the comparison starts at %.0f px in a %.0f px window; results shown %v", top, height, results)
+	}
 	b.clean(t)
 }
 

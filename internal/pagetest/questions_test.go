@@ -228,6 +228,12 @@ func TestTimeline(t *testing.T) {
 	if at := analyze.PeakAt(g, step, analyze.PeakTop); !slices.Equal(keys, keysOf(at.Tensors)) {
 		t.Errorf("at step %d the page lists %v, the core %v", step, keys, keysOf(at.Tensors))
 	}
+	// Choosing a listed tensor shows its detail card, scrolled into view.
+	if len(keys) > 0 {
+		b.run(t, chromedp.Click(`#peak tr[data-key] a`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#peak tr.sel[data-key]`, chromedp.ByQuery),
+			chromedp.Poll(`(r => r.top >= 0 && r.top < innerHeight)(document.getElementById('detail').getBoundingClientRect())`, nil))
+	}
 	b.clean(t)
 }
 
