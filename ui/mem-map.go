@@ -48,3 +48,10 @@ func swatch(k int) string { return "sw c" + strconv.Itoa(k) }
 func (c *MemMap) peak() string {
 	return "peak at step " + strconv.FormatInt(c.S.Map.PeakStep, 10) + " (" + Size(c.S.Map.PeakLive) + " live)"
 }
+
+func (c *MemMap) liveTitle() string {
+	if c.S.Pool >= 0 {
+		return "the pool's live block bytes after each allocation"
+	}
+	return "live bytes per step: click a step (or use ← → and Home) to list the tensors live there"
+}

@@ -34,7 +34,7 @@
     for (let k = 0; k < n; k++) d.rectOf[d.ints[4 * k]] = k;
     data = d;
     marked = hover = -1;
-    step = meta.live ? meta.peak_step : -1;
+    step = meta.live && meta.subject === 'graph' ? meta.peak_step : -1;
     reset();
     attach();
     redraw();
@@ -332,10 +332,12 @@
     ctx.globalAlpha = 0.35;
     ctx.fill();
     ctx.globalAlpha = 1;
-    path(l.reusable, l.base);
-    ctx.strokeStyle = colors.fill[0];
-    ctx.lineWidth = 1.5 * dpr;
-    ctx.stroke();
+    if (l.reusable) {
+      path(l.reusable, l.base);
+      ctx.strokeStyle = colors.fill[0];
+      ctx.lineWidth = 1.5 * dpr;
+      ctx.stroke();
+    }
     const level = (v, color) => {
       if (v <= 0) return;
       ctx.strokeStyle = color;

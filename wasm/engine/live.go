@@ -17,7 +17,7 @@ import (
 type Live struct {
 	Steps    []int64 `json:"steps"`
 	Counted  []int64 `json:"counted"`
-	Reusable []int64 `json:"reusable"`
+	Reusable []int64 `json:"reusable,omitempty"` // none for a pool
 	// Base is no_reuse + atomic: Reusable + Base reaches theory_min at
 	// theory_min's peak step.
 	Base int64 `json:"base"`
@@ -79,12 +79,16 @@ func (l *Live) thin(n int) *Live {
 		s := first + (l.Steps[k]-first)/span*span
 		if m := len(out.Steps); m > 0 && out.Steps[m-1] == s {
 			out.Counted[m-1] = max(out.Counted[m-1], l.Counted[k])
-			out.Reusable[m-1] = max(out.Reusable[m-1], l.Reusable[k])
+			if l.Reusable != nil {
+				out.Reusable[m-1] = max(out.Reusable[m-1], l.Reusable[k])
+			}
 			continue
 		}
 		out.Steps = append(out.Steps, s)
 		out.Counted = append(out.Counted, l.Counted[k])
-		out.Reusable = append(out.Reusable, l.Reusable[k])
+		if l.Reusable != nil {
+			out.Reusable = append(out.Reusable, l.Reusable[k])
+		}
 	}
 	return out
 }
@@ -103,4 +107,20 @@ func (s *Session) At(slot string, i int, step int64) (*model.Peak, error) {
 		p = &model.Peak{Step: step, Tensors: []model.PeakItem{}}
 	}
 	return p, nil
+}
+
+// poolLive is a pool's live block bytes on its allocation clock (the x of
+// its map): Theory after each allocation, in Begin order; no reusable part.
+func poolLive(rows []model.PoolRow) *Live {
+	l := &Live{}
+	for k := range rows {
+		r := &rows[k]
+		if m := len(l.Steps); m > 0 && l.Steps[m-1] == r.Begin {
+			l.Counted[m-1] = r.Theory
+			continue
+		}
+		l.Steps = append(l.Steps, r.Begin)
+		l.Counted = append(l.Counted, r.Theory)
+	}
+	return l.thin(LivePoints)
 }

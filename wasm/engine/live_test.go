@@ -90,3 +90,18 @@ func TestReportKeepsLifetimeText(t *testing.T) {
 		}
 	}
 }
+
+// A pool's curve is its live block bytes on the map's allocation clock:
+// its top is the pool's peak_live.
+func TestPoolLive(t *testing.T) {
+	s := analyzed(t, "pool")
+	for i, p := range s.Run(SlotRun).Report.Pools {
+		meta, _, err := s.PoolMap(SlotRun, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := meta.Live; l == nil || slices.Max(l.Counted) != p.PeakLive || l.Reusable != nil || !slices.IsSorted(l.Steps) {
+			t.Errorf("pool %s: curve %+v, peak_live %d", p.Allocator, l, p.PeakLive)
+		}
+	}
+}

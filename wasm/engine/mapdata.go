@@ -153,6 +153,7 @@ func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 		}
 	}
 	meta.Base = base
+	meta.Live = poolLive(rows)
 	rs := make([]mapRect, len(rows))
 	for k := range rows {
 		r := &rows[k]
