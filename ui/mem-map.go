@@ -55,3 +55,11 @@ func (c *MemMap) liveTitle() string {
 	}
 	return "live bytes per step: click a step (or use ← → and Home) to list the tensors live there"
 }
+
+// legendName names a legend entry; rows of old logs have no op type.
+func legendName(name string) string {
+	if name == "" {
+		return "(no op type)"
+	}
+	return name
+}

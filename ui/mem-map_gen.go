@@ -120,10 +120,9 @@ func (c *MemMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
-				if c.S.Pool < 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "imas-livebox"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "livebox"}, vugu.VGAttribute{Namespace: "", Key: "data-chart", Val: "live"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "live bytes per step: click a step (or use ← →) to list its tensors"}}}
-					vgparent.AppendChild(vgn)
-				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "imas-livebox"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "livebox"}, vugu.VGAttribute{Namespace: "", Key: "data-chart", Val: "live"}}}
+				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("title", c.liveTitle())
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "imas-mapbox"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "mapbox"}}}
@@ -166,7 +165,7 @@ func (c *MemMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn.AddAttrInterface("class", swatch(k))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(name)
+								vgn.SetInnerHTML(legendName(name))
 							}
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
