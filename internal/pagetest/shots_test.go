@@ -1,9 +1,17 @@
 package pagetest
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -45,11 +53,45 @@ func TestScreenshots(t *testing.T) {
 				name = fmt.Sprintf("page-%s-%d-dark.png", v.name, w)
 			}
 			p := filepath.Join(dir, name)
-			if err := os.WriteFile(p, png, 0o644); err != nil {
+			if err := os.WriteFile(p, shrink(t, png), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: %d bytes", p, len(png))
+			t.Logf("%s: %d bytes captured", p, len(png))
 		}
 		b.clean(t)
 	}
+}
+
+// shrink re-encodes a screenshot with the 256 colours it uses most (the
+// rest to the nearest of them): a page is mostly flat colour, and the docs
+// want small files.
+func shrink(t *testing.T, data []byte) []byte {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[color.RGBA]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			count[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 255}]++
+		}
+	}
+	cs := slices.SortedFunc(maps.Keys(count), func(a, b color.RGBA) int {
+		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a.R, b.R), cmp.Compare(a.G, b.G), cmp.Compare(a.B, b.B))
+	})
+	pal := make(color.Palette, 0, 256)
+	for _, c := range cs[:min(256, len(cs))] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(b, pal)
+	draw.Draw(out, b, img, b.Min, draw.Src)
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, out); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
