@@ -56,13 +56,14 @@
   }
 
   // reveal scrolls the element sel into view once a render has put it on
-  // the page (Go asks before it renders): it looks for a few frames.
+  // the page (Go asks before it renders): it looks at each frame for up to
+  // 5 s, as a render of the whole page can take a second on a busy machine.
   function reveal(sel) {
-    let tries = 30;
+    const until = performance.now() + 5000;
     const look = () => {
       const e = document.querySelector(sel);
       if (e) e.scrollIntoView({block: 'nearest', behavior: 'instant'});
-      else if (--tries > 0) requestAnimationFrame(look);
+      else if (performance.now() < until) requestAnimationFrame(look);
     };
     requestAnimationFrame(look);
   }
