@@ -38,7 +38,7 @@ func (c *Diff) graphTitle(g *analyze.GraphDiff) string {
 	if g.New.Graph != g.Old.Graph {
 		t += " → " + g.New.Graph
 	}
-	return t + " · memtype " + strconv.FormatInt(g.New.MemType, 10)
+	return t + " · " + MemType(g.New.MemType)
 }
 
 func (c *Diff) graphSub(g *analyze.GraphDiff) string {
@@ -63,7 +63,7 @@ func (c *Diff) unchanged(g *analyze.GraphDiff) bool {
 func (c *Diff) tensorText(g *analyze.GraphDiff) string {
 	n := g.Counts
 	return "Tensors: " + Count(int64(n.Added)) + " added (" + signedSize(n.AddedBytes) + "), " +
-		Count(int64(n.Removed)) + " removed (" + signedSize(-n.RemovedBytes) + "), " +
+		Count(int64(n.Removed)) + " removed (" + signedSize(n.RemovedBytes) + "), " +
 		Count(int64(n.Resized)) + " resized (" + signedSize(n.ResizedBytes) + ")"
 }
 

@@ -36,6 +36,15 @@ type Engine interface {
 	// Rendered lets the page's scripts re-attach to the DOM vugu has just
 	// patched (the map canvas lives in an element vugu leaves empty).
 	Rendered()
+	// Reveal scrolls the element of a CSS selector into view once the next
+	// render has put it on the page.
+	Reveal(selector string)
+	// Sample returns the small generated log built into the page, or nil.
+	Sample() Files
+	// Hash is the page address' fragment without "#"; SetHash replaces it
+	// (no history entry), so that a reload or a link shows the same view.
+	Hash() string
+	SetHash(h string)
 	// Download saves a report file (engine.View.Outputs).
 	Download(slot, name string) error
 	// OpenPerfetto opens the Perfetto trace of slot in ui.perfetto.dev, or

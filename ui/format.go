@@ -13,8 +13,32 @@ import (
 	"imas/wasm/engine"
 )
 
-// Size formats bytes the way the CLI does ("8.13M").
-func Size(n int64) string { return export.Human(n) }
+// Size formats bytes with binary units, labelled as such: "512 B",
+// "6.00 KiB", "1.00 MiB" (exactly 2^20 bytes), "1.50 GiB". Exact is the
+// byte count for a hover title.
+func Size(n int64) string {
+	u := n
+	if u < 0 {
+		u = -u
+	}
+	if u < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	unit, div := "KiB", 1024.0
+	for _, next := range []string{"MiB", "GiB", "TiB"} {
+		if float64(u) < div*1024 {
+			break
+		}
+		unit, div = next, div*1024
+	}
+	return strconv.FormatFloat(float64(n)/div, 'f', 2, 64) + " " + unit
+}
+
+// Exact is the hover text of a size: every byte, "8 528 896 bytes".
+func Exact(n int64) string { return Count(n) + " bytes" }
+
+// MemType names a memory type as the Perfetto trace does (HBM, P2P_HBM, …).
+func MemType(mt int64) string { return export.MemTypeName(mt) }
 
 // Count formats a count with thin spaces between thousands.
 func Count(n int64) string {

@@ -62,3 +62,20 @@ func (c *GraphTabs) json(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// peak is the list of the Peak tab: the tensors live at the step chosen on
+// the timeline, or at theory_min's peak step.
+func (c *GraphTabs) peak() *model.Peak {
+	if c.S.At != nil {
+		return c.S.At
+	}
+	return c.g().Peak
+}
+
+func (c *GraphTabs) peakTitle() string {
+	p, at := c.peak(), "Peak at step "
+	if c.g().Peak == nil || p.Step != c.g().Peak.Step {
+		at = "Live at step "
+	}
+	return at + Count(p.Step) + ": " + Size(p.Live) + " in " + Count(int64(p.Blocks)) + " blocks (" + Exact(p.Live) + "), largest first"
+}

@@ -141,11 +141,11 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("title", x.Offset)
+									vgn.AddAttrInterface("title", Exact(x.Offset))
 									vgn.SetInnerHTML(Size(x.Offset))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("title", x.Size)
+									vgn.AddAttrInterface("title", Exact(x.Size))
 									vgn.SetInnerHTML(Size(x.Size))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
@@ -233,7 +233,7 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 										vgparent.AppendChild(vgn)
 										vgn.AddAttrInterface("data-value", p.Bytes)
-										vgn.AddAttrInterface("title", p.Bytes)
+										vgn.AddAttrInterface("title", Exact(p.Bytes))
 										vgn.SetInnerHTML(Size(p.Bytes))
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
@@ -294,11 +294,11 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgparent
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("title", h.Offset)
+											vgn.AddAttrInterface("title", Exact(h.Offset))
 											vgn.SetInnerHTML(Size(h.Offset))
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("title", h.Size)
+											vgn.AddAttrInterface("title", Exact(h.Size))
 											vgn.SetInnerHTML(Size(h.Size))
 										}
 									}
@@ -343,7 +343,7 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				if c.g().Peak == nil {
+				if c.peak() == nil {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 					vgparent.AppendChild(vgn)
 					{
@@ -355,7 +355,7 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				if c.g().Peak != nil {
+				if c.peak() != nil {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
 					vgparent.AppendChild(vgn)
 					{
@@ -363,13 +363,14 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "peak-title"}}}
 						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML("Peak at step " + Count(c.g().Peak.Step) + ": " + Size(c.g().Peak.Live) + " live (" + Count(c.g().Peak.Live) + " bytes)")
+						vgn.SetInnerHTML(c.peakTitle())
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "peak"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "small"}}}
 						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("data-step", c.peak().Step)
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -380,8 +381,8 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Etensor\x3C/th\x3E\x3Cth\x3Eop type\x3C/th\x3E\x3Cth\x3Eoffset\x3C/th\x3E\x3Cth\x3Esize\x3C/th\x3E\x3Cth\x3Elifetime\x3C/th\x3E\x3Cth\x3Ealias of\x3C/th\x3E"))
-								for vgiterkeyt, t := range c.g().Peak.Tensors {
+								vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Etensor\x3C/th\x3E\x3Cth\x3Eop type\x3C/th\x3E\x3Cth title=\"address within the graph\x26#39;s memory\"\x3Eoffset\x3C/th\x3E\x3Cth title=\"bytes GE reserved for the block\"\x3Esize\x3C/th\x3E\x3Cth\x3Elifetime\x3C/th\x3E\x3Cth title=\"isref: this tensor uses the memory of another\"\x3Ealias of\x3C/th\x3E"))
+								for vgiterkeyt, t := range c.peak().Tensors {
 									var vgiterkey interface{} = vgiterkeyt
 									_ = vgiterkey
 									t := t
@@ -389,6 +390,7 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)
 									vgn.AddAttrInterface("class", c.keyClass(t.Key))
+									vgn.AddAttrInterface("data-key", t.Key)
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -411,12 +413,12 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn.SetInnerHTML(t.OpType)
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("title", t.Offset)
+										vgn.AddAttrInterface("title", Exact(t.Offset))
 										vgn.SetInnerHTML(Size(t.Offset))
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 										vgparent.AppendChild(vgn)
 										vgn.AddAttrInterface("data-value", t.Size)
-										vgn.AddAttrInterface("title", t.Size)
+										vgn.AddAttrInterface("title", Exact(t.Size))
 										vgn.SetInnerHTML(Size(t.Size))
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
@@ -430,10 +432,17 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
-						if c.counts().PeakTensors > len(c.g().Peak.Tensors) {
+						if c.S.At == nil && c.counts().PeakTensors > len(c.g().Peak.Tensors) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML("The largest " + Count(int64(len(c.g().Peak.Tensors))) + " of " + Count(int64(c.counts().PeakTensors)) + " tensors live at the peak are listed.")
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						if c.S.At != nil && c.S.At.Blocks > len(c.S.At.Tensors) {
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML("The largest " + Count(int64(len(c.S.At.Tensors))) + " of " + Count(int64(c.S.At.Blocks)) + " blocks live at this step are listed.")
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 						vgparent.AppendChild(vgn)

@@ -1,21 +1,28 @@
 package ui
 
 import (
+	"cmp"
+	"sort"
 	"strings"
+
+	"github.com/vugu/vugu"
 
 	"imas/core/model"
 	"imas/wasm/engine"
 )
 
-// Graphs is the per-graph summary table: every figure of a graph, each cell
-// carrying its raw number in data-value. Every graph of a run is a row of
-// the one table up to graphPage rows (readers of the page, and the
-// acceptance checks, look for each graph's row without turning pages); it
-// pages beyond, as every re-render rebuilds all of its rows.
+// Graphs is the per-graph summary table, largest memory_size first: every
+// figure, each cell carrying its raw number in data-value. Every
+// graph of a run is a row of the one table up to graphPage rows (readers of
+// the page, and the acceptance checks, look for each graph's row without
+// turning pages); it pages beyond, as every re-render rebuilds all of its
+// rows. Any column sorts it.
 type Graphs struct {
 	S      *State
 	Filter string
 	Page   int
+	Sort   string // a column's sort key; "" is memory_size, largest first
+	Asc    bool
 }
 
 // graphPage holds the graph rows of a typical run on one page (eight
@@ -25,13 +32,93 @@ type Graphs struct {
 // rows on the page's thread.
 const graphPage = 200
 
+// lowReach flags a graph whose layout is far from its lifetimes' minimum.
+const lowReach = 50
+
 type graphRow struct {
 	I int
 	G *model.Graph
 	C engine.GraphCounts
 }
 
-// matching lists the graphs whose pid or name contain the filter.
+type head struct{ Name, Sort, Desc, Class string }
+
+func (c *Graphs) heads() []head {
+	h := []head{{"pid", "pid", "process id", ""}, {"graph", "graph", "graph name (#2, #3: recompilations)", ""},
+		{"memtype", "memtype", "memory type GE placed these tensors in", ""},
+		{"memory_size", "memory_size", Figures[0].Desc, "num"},
+		{"conflicts", "conflicts", "pairs of tensors that share addresses while both are live", "num"},
+		{"flags", "flags", "conflicts; low reach: reach_theory_rate under 50% (the layout takes over twice the least memory these lifetimes allow)", ""}}
+	for _, f := range Figures[1:] {
+		h = append(h, head{f.Name, f.Name, f.Desc, "num"})
+	}
+	return append(h, head{"topo", "topo", "GE's topological sorting mode", ""})
+}
+
+func (c *Graphs) flags(r graphRow) string {
+	var f []string
+	if r.C.Conflicts > 0 {
+		f = append(f, "conflicts")
+	}
+	if r.G.AfterReuse > 0 && r.G.ReachTheoryRate < lowReach {
+		f = append(f, "low reach")
+	}
+	return strings.Join(f, " ")
+}
+
+// order compares two rows by column col.
+func (c *Graphs) order(col string) func(a, b graphRow) int {
+	switch col {
+	case "pid":
+		return func(a, b graphRow) int { return cmp.Compare(a.G.PID, b.G.PID) }
+	case "graph":
+		return func(a, b graphRow) int { return cmp.Compare(a.G.Graph, b.G.Graph) }
+	case "memtype":
+		return func(a, b graphRow) int { return cmp.Compare(a.G.MemType, b.G.MemType) }
+	case "conflicts":
+		return func(a, b graphRow) int { return cmp.Compare(a.C.Conflicts, b.C.Conflicts) }
+	case "flags":
+		return func(a, b graphRow) int { return cmp.Compare(c.flags(a), c.flags(b)) }
+	case "topo":
+		return func(a, b graphRow) int { return cmp.Compare(a.G.Topo, b.G.Topo) }
+	}
+	for _, f := range Figures {
+		if f.Name == col {
+			return func(a, b graphRow) int {
+				na, xa := f.get(&a.G.Figures)
+				nb, xb := f.get(&b.G.Figures)
+				return cmp.Or(cmp.Compare(na, nb), cmp.Compare(xa, xb))
+			}
+		}
+	}
+	return func(a, b graphRow) int { return 0 }
+}
+
+func (c *Graphs) sortCol() string { return cmp.Or(c.Sort, "memory_size") }
+
+// sortBy sorts by col; choosing the sorted column again reverses it.
+// Figures start largest first, names in order.
+func (c *Graphs) sortBy(col string) {
+	if col == c.sortCol() {
+		c.Asc = !c.Asc
+	} else {
+		c.Sort, c.Asc = col, col == "pid" || col == "graph" || col == "topo" || col == "memtype"
+	}
+	c.Page = 0
+}
+
+func (c *Graphs) ariaSort(col string) string {
+	switch {
+	case col != c.sortCol():
+		return "none"
+	case c.Asc:
+		return "ascending"
+	}
+	return "descending"
+}
+
+// matching lists the graphs whose pid or name contain the filter, sorted;
+// equal rows keep the report's order.
 func (c *Graphs) matching() []graphRow {
 	f := strings.ToLower(strings.TrimSpace(c.Filter))
 	var out []graphRow
@@ -40,7 +127,25 @@ func (c *Graphs) matching() []graphRow {
 			out = append(out, graphRow{i, g, c.S.Run.Counts[i]})
 		}
 	}
+	by := c.order(c.sortCol())
+	// sort.SliceStable, not the generic slices sort: each generic
+	// instantiation is kilobytes of wasm, and the page's size is bounded.
+	sort.SliceStable(out, func(i, j int) bool {
+		if c.Asc {
+			return by(out[i], out[j]) < 0
+		}
+		return by(out[j], out[i]) < 0
+	})
 	return out
+}
+
+// most is the largest memory_size, the bars' scale.
+func (c *Graphs) most() int64 {
+	var m int64 = 1
+	for _, g := range c.S.Run.Report.Graphs {
+		m = max(m, g.MemorySize)
+	}
+	return m
 }
 
 func (c *Graphs) pages() int { return max(1, (len(c.matching())+graphPage-1)/graphPage) }
@@ -54,6 +159,14 @@ func (c *Graphs) rows() []graphRow {
 }
 
 func (c *Graphs) goPage(p int) { c.Page = p }
+
+// key selects graph i on Enter or Space, as a click does.
+func (c *Graphs) key(e vugu.DOMEvent, i int) {
+	if k := e.PropString("key"); k == "Enter" || k == " " {
+		e.PreventDefault()
+		c.S.SelectGraph(i)
+	}
+}
 
 func (c *Graphs) summary() string {
 	n, all := len(c.matching()), len(c.S.Run.Report.Graphs)

@@ -22,7 +22,8 @@ func (c *MemMap) title() string {
 		p := c.S.Run.Pools()[c.S.Pool]
 		return "pool " + p.Allocator + " of pid " + p.PID + " · " + Count(int64(m.N)) + " allocations"
 	}
-	return GraphID(c.S.Run.Report.Graphs[c.S.Graph]) + " · " + Count(int64(c.S.Map.N)) + " rows"
+	g := c.S.Run.Report.Graphs[c.S.Graph]
+	return "pid " + g.PID + " · " + g.Graph + " · " + MemType(g.MemType) + " · " + Count(int64(c.S.Map.N)) + " rows"
 }
 
 func (c *MemMap) axes() string {
@@ -46,4 +47,19 @@ func swatch(k int) string { return "sw c" + strconv.Itoa(k) }
 
 func (c *MemMap) peak() string {
 	return "peak at step " + strconv.FormatInt(c.S.Map.PeakStep, 10) + " (" + Size(c.S.Map.PeakLive) + " live)"
+}
+
+func (c *MemMap) liveTitle() string {
+	if c.S.Pool >= 0 {
+		return "the pool's live block bytes after each allocation"
+	}
+	return "live bytes per step: click a step (or use ← → and Home) to list the tensors live there"
+}
+
+// legendName names a legend entry; rows of old logs have no op type.
+func legendName(name string) string {
+	if name == "" {
+		return "(no op type)"
+	}
+	return name
 }

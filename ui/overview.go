@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,6 +23,14 @@ type Overview struct {
 }
 
 const diagPage = 50
+
+// Rendered lets the page's script size the stacked bars (data-w): CSP
+// allows no style attributes, only styles set from script.
+// It writes the view into the address, too.
+func (c *Overview) Rendered() {
+	c.S.Eng.Rendered()
+	c.S.syncHash()
+}
 
 func (c *Overview) rep() *model.Report { return c.S.Run.Report }
 
@@ -54,7 +63,7 @@ func (c *Overview) took() string {
 }
 
 func (c *Overview) diagClass() string {
-	if c.S.Run.Diags > 0 {
+	if c.diagTotal() > 0 {
 		return "card warn"
 	}
 	return "card"
@@ -69,13 +78,32 @@ func (c *Overview) families() []string {
 	return out
 }
 
+// listedReason tells the reasons of listed diagnostics from what the
+// report only counts: duplicate events and lines skipped by a named rule.
+func listedReason(k string) bool { return k != "duplicate-event" && !strings.HasPrefix(k, "ignored:") }
+
 func (c *Overview) reasons() []string {
 	var out []string
 	for k := range c.rep().DiagSummary {
-		out = append(out, k)
+		if listedReason(k) {
+			out = append(out, k)
+		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// diagTotal is every diagnostic of the run, listed or not: the card's
+// number and the sum of the summary's.
+func (c *Overview) diagTotal() int64 {
+	var n int64
+	for _, k := range c.reasons() {
+		n += c.rep().DiagSummary[k]
+	}
+	if n == 0 { // a report without counts
+		n = int64(c.S.Run.Diags)
+	}
+	return n
 }
 
 func (c *Overview) diagSummary() string {
@@ -85,6 +113,149 @@ func (c *Overview) diagSummary() string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// counted lists what the report counts without listing it.
+func (c *Overview) counted() string {
+	var parts []string
+	for k, n := range c.rep().DiagSummary {
+		if !listedReason(k) {
+			parts = append(parts, k+" "+Count(n))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " · ")
+}
+
+func (c *Overview) inputs() string {
+	if len(c.S.Run.Inputs) == 0 {
+		return "report.json"
+	}
+	return strings.Join(c.S.Run.Inputs, ", ")
+}
+
+// proc is a process as the overview ranks it.
+type proc struct {
+	PID            string
+	Static, Malloc int64
+	Graphs         int
+	Leaked         int64
+	Conflicts      int
+}
+
+// procs ranks the processes by their graphs' memory_size, then their
+// device mallocs.
+func (c *Overview) procs() []proc {
+	by := map[string]*proc{}
+	get := func(pid string) *proc {
+		if by[pid] == nil {
+			by[pid] = &proc{PID: pid}
+		}
+		return by[pid]
+	}
+	for i, g := range c.rep().Graphs {
+		p := get(g.PID)
+		p.Static += g.MemorySize
+		p.Graphs++
+		p.Conflicts += c.S.Run.Counts[i].Conflicts
+	}
+	for _, m := range c.rep().DeviceMalloc {
+		get(m.PID).Malloc += m.Bytes
+	}
+	for _, p := range c.S.Run.Pools() {
+		get(p.PID).Leaked += p.Leaked
+	}
+	out := make([]proc, 0, len(by))
+	for _, p := range by {
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool { // not slices: see Graphs.matching
+		a, b := out[i], out[j]
+		return cmp.Or(cmp.Compare(b.Static, a.Static), cmp.Compare(b.Malloc, a.Malloc), cmp.Compare(a.PID, b.PID)) < 0
+	})
+	return out
+}
+
+func (c *Overview) mostStatic() int64 {
+	var m int64 = 1
+	for _, p := range c.procs() {
+		m = max(m, p.Static)
+	}
+	return m
+}
+
+func (c *Overview) procText(p proc) string {
+	t := "pid " + p.PID + ": " + Size(p.Static) + " in " + Count(int64(p.Graphs)) + " graphs"
+	if p.Malloc > 0 {
+		t += " · device malloc " + Size(p.Malloc)
+	}
+	if p.Conflicts > 0 {
+		t += " · " + Count(int64(p.Conflicts)) + " conflicts"
+	}
+	if p.Leaked > 0 {
+		t += " · " + Count(p.Leaked) + " pool blocks never freed"
+	}
+	return t
+}
+
+func (c *Overview) procClass(p proc) string {
+	if p.Leaked > 0 || p.Conflicts > 0 {
+		return "bad"
+	}
+	return ""
+}
+
+// stack is one process' device mallocs as a stacked bar.
+type stack struct {
+	PID, Label string
+	Total      int64
+	Parts      []stackPart
+}
+
+type stackPart struct {
+	Class, Title, W string // W: the part's share of the bar, 0–1
+}
+
+// stacks are the device mallocs of each process by category, largest
+// first; the page's script sizes each part from its data-w.
+func (c *Overview) stacks() []stack {
+	var out []stack
+	at := map[string]int{}
+	for _, m := range c.rep().DeviceMalloc {
+		i, ok := at[m.PID]
+		if !ok {
+			i = len(out)
+			at[m.PID] = i
+			out = append(out, stack{PID: m.PID})
+		}
+		out[i].Total += m.Bytes
+	}
+	for i := range out {
+		st := &out[i]
+		var ms []model.MallocTotal
+		for _, m := range c.rep().DeviceMalloc {
+			if m.PID == st.PID {
+				ms = append(ms, m)
+			}
+		}
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].Bytes > ms[j].Bytes })
+		var label []string
+		for k, m := range ms {
+			t := m.Category + " " + Size(m.Bytes)
+			w := 0.0
+			if st.Total > 0 {
+				w = float64(m.Bytes) / float64(st.Total)
+			}
+			cls := "sw c" + strconv.Itoa(k%MapColorsCSS)
+			st.Parts = append(st.Parts, stackPart{Class: cls, Title: t, W: strconv.FormatFloat(w, 'f', 4, 64)})
+			label = append(label, t)
+		}
+		st.Label = "pid " + st.PID + ", " + Size(st.Total) + ": " + strings.Join(label, " · ")
+	}
+	return out
+}
+
+// MapColorsCSS is how many palette colours style.css defines (--c0…).
+const MapColorsCSS = 12
 
 func (c *Overview) filtered() []model.Diagnostic {
 	ds := c.rep().Diagnostics

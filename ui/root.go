@@ -11,3 +11,12 @@ type Root struct {
 // Init hands the event environment to the state, for answers that arrive
 // on goroutines.
 func (c *Root) Init(ctx vugu.InitCtx) { c.S.env = ctx.EventEnv() }
+
+// busyText is the line beside the progress bar.
+func (c *Root) busyText() string {
+	t := ProgressText(c.S.Prog)
+	if c.S.Busy == "base" {
+		t = "baseline: " + t
+	}
+	return t
+}

@@ -43,6 +43,7 @@ type State struct {
 	Row     int          // selected row of that graph; -1: none
 	Pool    int          // the pool on the map instead of the graph; -1: none
 	Detail  *engine.TensorDetail
+	At      *model.Peak // tensors live at the step chosen on the timeline; nil: the peak
 	Map     *engine.MapMeta
 	ColorBy string
 	Q       engine.TensorQuery
@@ -52,6 +53,10 @@ type State struct {
 	Tab      string // runtime, diagnostics, inputs, diff
 
 	graphGen, rowGen int // answers to older selections are dropped
+
+	want    map[string]string // the view the address named at start, until logs come (hash.go)
+	hash    string            // the fragment last written
+	wantKey string            // a tensor to choose once its graph is shown
 }
 
 // Loaded is an analysed run as the page holds it: the decoded View and its
@@ -68,7 +73,11 @@ const PageSize = 50
 
 // NewState returns the state of an empty page.
 func NewState(eng Engine) *State {
-	return &State{Eng: eng, Graph: -1, Row: -1, Pool: -1, ColorBy: "optype", GraphTab: "conflicts", Tab: "runtime"}
+	s := &State{Eng: eng, Graph: -1, Row: -1, Pool: -1, ColorBy: "optype", GraphTab: "conflicts", Tab: "runtime"}
+	if h := eng.Hash(); h != "" && h != "#" {
+		s.want = parseHash(h)
+	}
+	return s
 }
 
 // update changes the state from a goroutine and re-renders.
@@ -114,27 +123,36 @@ func (s *State) Load(slot string, f Files) {
 	s.Busy, s.cancel, s.Err, s.Note, s.Prog = slot, cancel, "", "", engine.Progress{}
 	by, q0 := s.ColorBy, graphQuery(s.Q, 0)
 	s.ask(func() func() {
-		defer cancel()
-		raw, err := s.Eng.Analyze(ctx, slot, f, func(p engine.Progress) { s.update(func() { s.Prog = p }) })
+		raw, err := s.Eng.Analyze(ctx, slot, f, s.progress(slot))
+		// Whether the user cancelled, read before this function's end
+		// cancels the context in any case.
+		cancelled := err != nil && ctx.Err() != nil
+		cancel()
 		var l *Loaded
 		if err == nil {
 			l, err = decodeView(raw)
 		}
-		// The first graph is shown with the results: asked for here, it
+		// The biggest graph is shown with the results: asked for here, it
 		// comes with them in one render instead of a second full render
 		// (vugu rebuilds the whole tree) a moment later.
 		var first *graphData
+		big := -1
 		if err == nil && slot == engine.SlotRun && len(l.Report.Graphs) > 0 {
-			d := s.fetchGraph(0, by, q0)
+			big = l.Biggest()
+			q0.Graph = big
+			d := s.fetchGraph(big, by, q0)
 			first = &d
 		}
 		return func() {
 			s.Busy, s.cancel, s.Ends = "", nil, s.Ends+1
 			switch {
-			case err != nil && ctx.Err() != nil:
+			case cancelled:
 				s.Err = "Cancelled; the previous results are kept."
 			case err != nil:
 				s.Err = err.Error()
+				if s.Run != nil {
+					s.Err += "\nThe previous results are kept."
+				}
 			case slot == engine.SlotBase:
 				s.Base, s.Loads, s.Tab = l, s.Loads+1, "diff"
 				s.loadDiff()
@@ -142,10 +160,11 @@ func (s *State) Load(slot string, f Files) {
 				s.Run, s.Loads = l, s.Loads+1
 				s.Graph, s.Pool = -1, -1
 				switch {
-				case first != nil && s.ColorBy == by && sameQuery(graphQuery(s.Q, 0), q0):
-					s.showGraph(s.selectGraph(0), *first)
+				case s.restore(): // the address named a graph of these logs
+				case first != nil && s.ColorBy == by && sameQuery(graphQuery(s.Q, big), q0):
+					s.showGraph(s.selectGraph(big), *first)
 				case len(l.Report.Graphs) > 0: // the map's colours or the filters changed meanwhile
-					s.SelectGraph(0)
+					s.SelectGraph(l.Biggest())
 				case len(l.Pools()) > 0: // pool logs without static graphs
 					s.Tab = "pools"
 					s.ShowPool(0)
@@ -154,6 +173,31 @@ func (s *State) Load(slot string, f Files) {
 			}
 		}
 	})
+}
+
+// progress is the progress callback of an analysis into slot. A baseline
+// is read with the results on screen, so its progress re-renders them:
+// twice a second at most, and the last message always.
+func (s *State) progress(slot string) func(engine.Progress) {
+	var last time.Time
+	return func(p engine.Progress) {
+		if slot == engine.SlotBase && time.Since(last) < 500*time.Millisecond && p.Read < p.Total {
+			return
+		}
+		last = time.Now()
+		s.update(func() { s.Prog = p })
+	}
+}
+
+// Biggest is the graph with the largest memory_size (the first of equals).
+func (l *Loaded) Biggest() int {
+	best := 0
+	for i, g := range l.Report.Graphs {
+		if g.MemorySize > l.Report.Graphs[best].MemorySize {
+			best = i
+		}
+	}
+	return best
 }
 
 // PoolInfo is a pool as the pools tab lists it.
@@ -201,6 +245,7 @@ func (s *State) loadDiff() {
 		return func() {
 			if s.Err = errText(err); err == nil {
 				s.DiffRes = &d
+				s.Eng.Reveal("#diff")
 			}
 		}
 	})
@@ -252,7 +297,7 @@ func graphQuery(q engine.TensorQuery, i int) engine.TensorQuery {
 // selectGraph makes graph i the selection, with nothing of it shown yet,
 // and returns the selection's generation. Call it with the lock held.
 func (s *State) selectGraph(i int) (gen int) {
-	s.Graph, s.Row, s.Info, s.Detail, s.Map, s.Page, s.Pool = i, -1, nil, nil, nil, nil, -1
+	s.Graph, s.Row, s.Info, s.Detail, s.Map, s.Page, s.Pool, s.At = i, -1, nil, nil, nil, nil, -1, nil
 	s.Q = graphQuery(s.Q, i)
 	s.graphGen++
 	return s.graphGen
@@ -285,6 +330,10 @@ func (s *State) showGraph(gen int, d graphData) {
 	s.Map, s.Page, s.Err = d.meta, d.page, d.err
 	if d.info != nil {
 		s.Info = d.info
+	}
+	if k := s.wantKey; k != "" && d.err == "" {
+		s.wantKey = ""
+		s.SelectKey(k)
 	}
 }
 
@@ -391,6 +440,7 @@ func (s *State) SelectRow(i int) {
 			s.Err = errText(err, qerr)
 			if err == nil {
 				s.Detail = &d
+				s.Eng.Reveal("#detail")
 			}
 			if qerr == nil {
 				s.Page, s.Q.Page = page, page.Page
@@ -421,6 +471,44 @@ func (s *State) Picked(row int) {
 	s.update(func() {
 		if s.Pool < 0 {
 			s.SelectRow(row)
+		}
+	})
+}
+
+// Sample analyses the small generated log built into the page.
+func (s *State) Sample() {
+	f := s.Eng.Sample()
+	if f == nil {
+		s.Err = "This page was built without the sample log."
+		return
+	}
+	s.Load(engine.SlotRun, f)
+}
+
+// Escape is the Esc key: it cancels a running analysis.
+func (s *State) Escape() { s.update(s.Cancel) }
+
+// Stepped is called by the page's script when a step of the timeline is
+// chosen: the Peak tab lists the tensors live there.
+func (s *State) Stepped(step int64) { s.update(func() { s.AtStep(step) }) }
+
+// AtStep lists the tensors of the selected graph live at step.
+func (s *State) AtStep(step int64) {
+	if s.Graph < 0 || s.Pool >= 0 {
+		return
+	}
+	gen, g := s.graphGen, s.Graph
+	s.ask(func() func() {
+		var p model.Peak
+		err := s.Eng.Query("at", map[string]any{"slot": engine.SlotRun, "graph": g, "step": step}, &p)
+		return func() {
+			if gen != s.graphGen {
+				return
+			}
+			if s.Err = errText(err); err == nil {
+				s.At, s.GraphTab = &p, "peak"
+				s.Eng.Reveal("#peak-title")
+			}
 		}
 	})
 }
@@ -468,7 +556,9 @@ func perfettoNote(status string, took time.Duration) string {
 		}
 		return "The browser blocked the Perfetto tab (allow pop-ups for this page); the trace was downloaded."
 	case "downloaded:timeout":
-		return "ui.perfetto.dev did not answer (offline?); the trace was downloaded."
+		return "The Perfetto UI did not answer within 8 s (offline? a self-hosted one can be set under Settings, at the bottom); the trace was downloaded: open it there with “Open trace file”."
+	case "downloaded:offline":
+		return "The browser is offline, so the trace was downloaded: open it in a Perfetto UI with “Open trace file” (a self-hosted one can be set under Settings, at the bottom)."
 	}
 	return "Perfetto: " + status
 }

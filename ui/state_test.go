@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ func (e *countingEnv) UnlockRender() {
 // the graph and colouring it was asked for.
 type fakeEngine struct {
 	graphs int
+	hash   string
 	mu     sync.Mutex
 	maps   []string // colourings asked for, in order
 }
@@ -54,6 +56,10 @@ func (f *fakeEngine) Query(op string, arg, out any) error {
 	case "tensors":
 		q := arg.(map[string]any)["query"].(engine.TensorQuery)
 		out.(*engine.TensorPage).Rows = 100 + q.Graph
+	case "find":
+		*out.(*int) = 7
+	case "tensor":
+		out.(*engine.TensorDetail).Key = "n:output:0"
 	}
 	return nil
 }
@@ -66,6 +72,10 @@ func (f *fakeEngine) ShowMap(slot string, graph int, colorBy string) (*engine.Ma
 func (f *fakeEngine) ShowPool(string, int) (*engine.MapMeta, error) { return nil, nil }
 func (f *fakeEngine) MarkOnMap(int)                                 {}
 func (f *fakeEngine) Rendered()                                     {}
+func (f *fakeEngine) Reveal(string)                                 {}
+func (f *fakeEngine) Sample() Files                                 { return nil }
+func (f *fakeEngine) Hash() string                                  { return f.hash }
+func (f *fakeEngine) SetHash(string)                                {}
 func (f *fakeEngine) Download(string, string) error                 { return nil }
 func (f *fakeEngine) OpenPerfetto(string) (string, error)           { return "", nil }
 
@@ -129,5 +139,41 @@ func TestLoadRefetchesWhenColouringChanged(t *testing.T) {
 	defer eng.mu.Unlock()
 	if len(eng.maps) != 2 || eng.maps[0] != "optype" || eng.maps[1] != "stream" || s.Map == nil || s.Graph != 0 {
 		t.Errorf("maps asked for %v (want [optype stream]); graph %d, map %v", eng.maps, s.Graph, s.Map)
+	}
+}
+
+func TestHashRoundTrip(t *testing.T) {
+	v := map[string]string{"graph": "12/g<img src=x>#2/2", "tab": "peak", "tensor": "a&b=c%:output:0", "sec": "diff"}
+	h := hashOf(v)
+	if strings.ContainsAny(h, "<># ") {
+		t.Errorf("fragment %q holds characters to escape", h)
+	}
+	got := parseHash("#" + h)
+	for k, want := range v {
+		if got[k] != want {
+			t.Errorf("%s: %q after the round trip, want %q (fragment %q)", k, got[k], want, h)
+		}
+	}
+	if got := parseHash("#graph=%zz&tab=peak"); got["graph"] != "" || got["tab"] != "peak" {
+		t.Errorf("a bad escape: %v", got)
+	}
+}
+
+// A fragment naming a graph of the logs opened selects that graph (not the
+// biggest), its tab, and then its tensor.
+func TestRestoreFromHash(t *testing.T) {
+	eng := &fakeEngine{graphs: 3, hash: "#graph=1/b/0&tab=waste&tensor=n:output:0"}
+	env := &countingEnv{}
+	s := NewState(eng)
+	s.env = env
+	env.Lock()
+	s.Load(engine.SlotRun, fakeFiles(1))
+	env.Unlock()
+	settle(t, s, env)
+	if s.Graph != 1 || s.GraphTab != "waste" || s.Row != 7 {
+		t.Errorf("restored graph %d, tab %q, row %d; want 1, waste, 7", s.Graph, s.GraphTab, s.Row)
+	}
+	if h := s.Hash(); h != "graph=1/b/0&tab=waste" && !strings.HasPrefix(h, "graph=1/b/0&tab=waste") {
+		t.Errorf("hash %q", h)
 	}
 }

@@ -17,7 +17,7 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tensors"}}}
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tensors"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tensors-card"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
@@ -60,8 +60,8 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("value", c.S.Q.Name)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { c.S.Q.Name = event.PropString("target", "value"); c.apply() },
+					EventType: "input",
+					Func:      func(event vugu.DOMEvent) { c.S.Q.Name = event.PropString("target", "value"); c.later() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 			}
@@ -78,8 +78,8 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("value", c.S.Q.OpType)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { c.S.Q.OpType = event.PropString("target", "value"); c.apply() },
+					EventType: "input",
+					Func:      func(event vugu.DOMEvent) { c.S.Q.OpType = event.PropString("target", "value"); c.later() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 			}
@@ -92,12 +92,13 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "size ≥ "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-min"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "short"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "4K"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-min"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "short"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "4K"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "f-size-err"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-invalid", invalid(c.MinErr))
 				vgn.AddAttrInterface("value", c.MinText)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { c.MinText = event.PropString("target", "value"); c.apply() },
+					EventType: "input",
+					Func:      func(event vugu.DOMEvent) { c.MinText = event.PropString("target", "value"); c.later() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 			}
@@ -110,15 +111,21 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "≤ "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-max"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "short"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "1M"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-max"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "short"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "1M"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "f-size-err"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-invalid", invalid(c.MaxErr))
 				vgn.AddAttrInterface("value", c.MaxText)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { c.MaxText = event.PropString("target", "value"); c.apply() },
+					EventType: "input",
+					Func:      func(event vugu.DOMEvent) { c.MaxText = event.PropString("target", "value"); c.later() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-size-err"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "fielderr"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.sizeErr())
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
@@ -132,8 +139,8 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("value", c.S.Q.Stream)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { c.S.Q.Stream = event.PropString("target", "value"); c.apply() },
+					EventType: "input",
+					Func:      func(event vugu.DOMEvent) { c.S.Q.Stream = event.PropString("target", "value"); c.later() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 			}
@@ -165,6 +172,18 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		if c.S.Page != nil && c.S.Page.Match == 0 {
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint empty"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tensors-none"}}}
+			vgparent.AppendChild(vgn)
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No tensor matches these filters."}
+				vgparent.AppendChild(vgn)
+			}
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
@@ -200,13 +219,22 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = h
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("aria-sort", c.ariaSort(h.Sort))
 							vgn.AddAttrInterface("class", c.sortClass(h.Sort))
-							vgn.SetInnerHTML(h.Name)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { c.sort(h.Sort) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn.AddAttrInterface("title", h.Desc)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("data-sort", h.Sort)
+								vgn.SetInnerHTML(h.Name)
+								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+									EventType: "click",
+									Func:      func(event vugu.DOMEvent) { c.sort(h.Sort) },
+									// TODO: implement capture, etc. mostly need to decide syntax
+								})
+							}
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
 						vgparent.AppendChild(vgn)
@@ -217,13 +245,18 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						r := r
 						_ = r
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}}}
 						vgparent.AppendChild(vgn)
 						vgn.AddAttrInterface("class", c.rowClass(r))
 						vgn.AddAttrInterface("data-row", r.I)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "click",
 							Func:      func(event vugu.DOMEvent) { c.S.SelectRow(r.I) },
+							// TODO: implement capture, etc. mostly need to decide syntax
+						})
+						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+							EventType: "keydown",
+							Func:      func(event vugu.DOMEvent) { c.key(event, r.I) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						{
@@ -240,16 +273,16 @@ func (c *Tensors) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.SetInnerHTML(r.OpType)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", r.Offset)
+							vgn.AddAttrInterface("title", Exact(r.Offset))
 							vgn.SetInnerHTML(Size(r.Offset))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 							vgparent.AppendChild(vgn)
 							vgn.AddAttrInterface("data-value", r.Size)
-							vgn.AddAttrInterface("title", r.Size)
+							vgn.AddAttrInterface("title", Exact(r.Size))
 							vgn.SetInnerHTML(Size(r.Size))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", r.RealSize)
+							vgn.AddAttrInterface("title", Exact(r.RealSize))
 							vgn.SetInnerHTML(Size(r.RealSize))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 							vgparent.AppendChild(vgn)

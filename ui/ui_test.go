@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"imas/core/analyze"
 	"imas/core/model"
 	"imas/wasm/engine"
 )
@@ -27,13 +28,13 @@ func TestProgressText(t *testing.T) {
 	p := engine.Progress{Read: 50 << 20, Total: 200 << 20, Seconds: 0.5}
 	p.Bytes, p.Lines, p.Records, p.Path = 150<<20, 1234567, 89, "a.tar.gz!plog-1.log"
 	got := ProgressText(p)
-	for _, want := range []string{"50.00M of 200.00M", "150.00M of text", "1\u2009234\u2009567 lines", "89 records", "105 MB/s", "about 1.5s left", "a.tar.gz!plog-1.log"} {
+	for _, want := range []string{"50.00 MiB of 200.00 MiB", "150.00 MiB of text", "1\u2009234\u2009567 lines", "89 records", "105 MB/s", "about 1.5s left", "a.tar.gz!plog-1.log"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q lacks %q", got, want)
 		}
 	}
 	p.Read = p.Total
-	if got := ProgressText(p); got != "read 200.00M (1\u2009234\u2009567 lines, 89 records) in 0.5s; analysing…" {
+	if got := ProgressText(p); got != "read 200.00 MiB (1\u2009234\u2009567 lines, 89 records) in 0.5s; analysing…" {
 		t.Errorf("after the read: %q", got)
 	}
 	p.Read = 50 << 20
@@ -48,10 +49,26 @@ func TestProgressText(t *testing.T) {
 	}
 }
 
+// Sizes carry binary units, labelled as such: exactly 1 MiB is "1.00 MiB".
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.00 KiB", 1 << 20: "1.00 MiB", 1<<20 - 1: "1024.00 KiB",
+		3 << 29: "1.50 GiB", 1 << 40: "1.00 TiB", -2048: "-2.00 KiB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Exact(8528896); got != "8\u2009528\u2009896 bytes" {
+		t.Errorf("Exact: %q", got)
+	}
+	if MemType(2) != "HBM" || MemType(16) != "P2P_HBM" {
+		t.Errorf("MemType: %q %q", MemType(2), MemType(16))
+	}
+}
+
 func TestFigures(t *testing.T) {
 	f := &model.Figures{MemorySize: 8528896, Streams: 3, Tensors: 1234, ReuseRate: 8.94, ReachTheoryRate: 100}
 	want := map[string][2]string{
-		"memory_size":       {"8528896", "8.13M"},
+		"memory_size":       {"8528896", "8.13 MiB"},
 		"streams":           {"3", "3"},
 		"tensors":           {"1234", "1\u2009234"},
 		"reuse_rate":        {"8.94", "8.94%"},
@@ -81,7 +98,7 @@ func TestTableOf(t *testing.T) {
 		t.Fatalf("table %+v", tb)
 	}
 	r0, r1 := tb.Rows[0], tb.Rows[1]
-	if r0[1].Text != "4.00M" || r0[1].Raw != "4194304" || r0[2].Sub != `[{"a":1}]` || r0[2].Text != "[1]" || r0[3].Text != "{1}" {
+	if r0[1].Text != "4.00 MiB" || r0[1].Raw != "4194304" || r0[2].Sub != `[{"a":1}]` || r0[2].Text != "[1]" || r0[3].Text != "{1}" {
 		t.Errorf("row 0: %+v", r0)
 	}
 	if r1[4].Text != "7" || r1[5].Text != "<b>" || r1[1] != (Cell{}) {
@@ -100,9 +117,18 @@ func TestDiffText(t *testing.T) {
 		name string
 		v    float64
 		want string
-	}{{"memory_size", 2048, "+2.00K"}, {"memory_size", -512, "-512"}, {"reuse_rate", -1.5, "-1.50%"}, {"tensors", 3, "+3"}, {"conflicts", 0, "="}} {
+	}{{"memory_size", 2048, "+2.00 KiB"}, {"memory_size", -512, "-512 B"}, {"reuse_rate", -1.5, "-1.50%"}, {"tensors", 3, "+3"}, {"conflicts", 0, "="}} {
 		if got := deltaText(c.name, c.v); got != c.want {
 			t.Errorf("deltaText(%s, %v) = %q, want %q", c.name, c.v, got, c.want)
 		}
+	}
+}
+
+// Removed tensors take bytes away: their sum is negative and shown so.
+func TestDiffTensorText(t *testing.T) {
+	g := &analyze.GraphDiff{Counts: analyze.ChangeCounts{Added: 2, AddedBytes: 2048, Removed: 74, RemovedBytes: -34111488}}
+	got := (&Diff{}).tensorText(g)
+	if !strings.Contains(got, "74 removed (-32.53 MiB)") || !strings.Contains(got, "2 added (+2.00 KiB)") {
+		t.Errorf("tensorText: %q", got)
 	}
 }

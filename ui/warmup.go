@@ -88,5 +88,9 @@ func (noEngine) ShowMap(string, int, string) (*engine.MapMeta, error) { return n
 func (noEngine) ShowPool(string, int) (*engine.MapMeta, error)        { return nil, errWarmUp }
 func (noEngine) MarkOnMap(int)                                        {}
 func (noEngine) Rendered()                                            {}
+func (noEngine) Reveal(string)                                        {}
+func (noEngine) Sample() Files                                        { return nil }
+func (noEngine) Hash() string                                         { return "" }
+func (noEngine) SetHash(string)                                       {}
 func (noEngine) Download(string, string) error                        { return errWarmUp }
 func (noEngine) OpenPerfetto(string) (string, error)                  { return "", errWarmUp }

@@ -130,3 +130,12 @@ func flags(r *model.Row) string {
 	}
 	return string(b)
 }
+
+// PeakAt is Peak at any step: what is live there, listed as Peak lists
+// the peak step's (Theory is still theory_min's peak).
+func PeakAt(g *model.Graph, step int64, top int) *model.Peak {
+	theory, _ := PeakStep(g.Rows)
+	sc := getScratch(len(g.Rows))
+	defer putScratch(sc)
+	return peakAt(g, theory, step, top, aliasRoots(g.Rows, sc), sc)
+}

@@ -52,6 +52,19 @@ func appendRowJSON(b []byte, r *model.Row, depth int) []byte {
 	num(`"noalignsize": `, r.NoAlign)
 	num(`"life_begin": `, r.LifeBegin)
 	num(`"life_end": `, r.LifeEnd)
+	if r.LifeDesc != nil { // an array, indented one deeper
+		b = append(b, ",\n"...)
+		b = append(b, ind...)
+		b = append(b, `"life_desc": [`...)
+		for i, d := range r.LifeDesc {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(append(append(b, '\n'), ind...), ' ')
+			b = appendJSONString(b, d)
+		}
+		b = append(append(append(b, '\n'), ind...), ']')
+	}
 	num(`"child": `, r.Child)
 	num(`"reuse": `, int64(r.Reuse))
 	num(`"continuous": `, int64(r.Continuous))
@@ -78,7 +91,7 @@ func appendRowJSON(b []byte, r *model.Row, depth int) []byte {
 
 // rowJSONFields lists the keys appendRowJSON writes, in order.
 var rowJSONFields = []string{"node", "optype", "kind", "index", "offset", "stream", "stream_desc",
-	"memtype", "size", "realsize", "noalignsize", "life_begin", "life_end", "child", "reuse",
+	"memtype", "size", "realsize", "noalignsize", "life_begin", "life_end", "life_desc", "child", "reuse",
 	"continuous", "zero_copy", "same_stream", "isref", "batch", "block_type", "buffer_pool",
 	"counted", "line"}
 

@@ -97,7 +97,7 @@ func FuzzWriteJSON(f *testing.F) {
 // must be written, in the same order, with the same value.
 func TestRowJSONFields(t *testing.T) {
 	r := model.Row{Node: "n<1>", OpType: "Add", Kind: "output", Index: 1, Offset: 2, Stream: 3, StreamDesc: "3-4",
-		MemType: 5, Size: 6, RealSize: 7, NoAlign: 8, LifeBegin: 9, LifeEnd: model.LifeMax, Child: -1,
+		MemType: 5, Size: 6, RealSize: 7, NoAlign: 8, LifeBegin: 9, LifeEnd: model.LifeMax, LifeDesc: &[2]string{"9-10", ""}, Child: -1,
 		Reuse: 1, Continuous: 1, ZeroCopy: 1, SameStream: 1, IsRef: 1, Batch: "b\x01\x7f", BlockType: "t\xff",
 		Pool: true, Counted: true, Line: 12}
 	want, err := json.MarshalIndent(&r, "", " ")

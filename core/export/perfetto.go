@@ -140,14 +140,14 @@ func (p *perfetto) graph(g *model.Graph) {
 }
 
 func graphTitle(g *model.Graph) string {
-	return g.Graph + " " + memTypeName(g.MemType) + " pid " + g.PID +
+	return g.Graph + " " + MemTypeName(g.MemType) + " pid " + g.PID +
 		": memory_size " + Human(g.MemorySize) + ", reuse " + Rate2(g.ReuseRate) +
 		"%, theory_min " + Human(g.TheoryMin)
 }
 
-// memTypeName names the memory types GE assigns static memory in
+// MemTypeName names the memory types GE assigns static memory in
 // (docs/log-formats.md#memtypes); others keep their number.
-func memTypeName(mt int64) string {
+func MemTypeName(mt int64) string {
 	switch mt {
 	case 2:
 		return "HBM"

@@ -61,8 +61,8 @@ func TestLanes(t *testing.T) {
 
 func TestMemTypeName(t *testing.T) {
 	for mt, want := range map[int64]string{2: "HBM", 16: "P2P_HBM", 4294967298: "SESSION_HBM", 7: "memtype 7"} {
-		if got := memTypeName(mt); got != want {
-			t.Errorf("memTypeName(%d) = %q, want %q", mt, got, want)
+		if got := MemTypeName(mt); got != want {
+			t.Errorf("MemTypeName(%d) = %q, want %q", mt, got, want)
 		}
 	}
 }

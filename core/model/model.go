@@ -180,7 +180,7 @@ type Row struct {
 	NoAlign    int64      `json:"noalignsize"`
 	LifeBegin  int64      `json:"life_begin"`
 	LifeEnd    int64      `json:"life_end"`
-	LifeDesc   *[2]string `json:"-"` // lifetimes as printed when not plain numbers ("1-4"); nil mostly
+	LifeDesc   *[2]string `json:"life_desc,omitempty"` // lifetimes as printed when not plain numbers ("1-4"); nil mostly
 	Child      int64      `json:"child"`
 	Reuse      int8       `json:"reuse"`
 	Continuous int8       `json:"continuous"`

@@ -3,6 +3,7 @@ package pagetest
 import (
 	"archive/tar"
 	"archive/zip"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,13 +103,24 @@ func TestSamples(t *testing.T) {
 	}
 }
 
-// checkMap waits for the first graph's map, points at the rectangle drawn
-// last: the hover card must name its row, and a click must select it in
-// the table and the detail panel.
+// checkMap waits for the map of the graph shown with the results (the
+// biggest: the graphs table's first row, selected), points at the
+// rectangle drawn last: the hover card must name its row, and a click must
+// select it in the table and the detail panel.
 func (b *tab) checkMap(t *testing.T) {
 	t.Helper()
 	var n, drawn string
-	b.run(t, chromedp.WaitVisible(`#imas-map[data-shows="graph:0"][data-drawn]`, chromedp.ByQuery),
+	var biggest struct {
+		First, Selected string
+		Sizes           []int64
+	}
+	b.eval(t, `({first: document.querySelector('#graphs tr[data-graph]').dataset.graph,
+		selected: (document.querySelector('#graphs tr.sel') || {dataset: {}}).dataset.graph,
+		sizes: [...document.querySelectorAll('#graphs td[data-field=memory_size]')].map(td => +td.dataset.value)})`, &biggest)
+	if biggest.First != biggest.Selected || !slices.IsSortedFunc(biggest.Sizes, func(a, b int64) int { return cmp.Compare(b, a) }) {
+		t.Errorf("graphs table: first row %q, selected %q, memory_size %v: want the biggest first and selected", biggest.First, biggest.Selected, biggest.Sizes)
+	}
+	b.run(t, chromedp.WaitVisible(`#imas-map[data-shows^="graph:"][data-drawn]`, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-n", &n, nil, chromedp.ByQuery),
 		chromedp.AttributeValue("#imas-map", "data-drawn", &drawn, nil, chromedp.ByQuery))
 	if n == "0" || n != drawn {
@@ -306,11 +319,14 @@ func TestHostileNames(t *testing.T) {
 	b.eval(t, `[...document.querySelectorAll('tr[data-graph^="31001/"]')].map(tr => tr.dataset.graph)`, &ids)
 	found := false
 	for _, id := range ids {
-		b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`tr[data-graph="`+id+`"]`, chromedp.ByQuery),
-			chromedp.WaitVisible(`#tensors tr[data-row]`, chromedp.ByQuery),
+		// The name filter applies once typing pauses; the table's title
+		// then says how many rows match.
+		b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`tr[data-graph="`+id+`"] td`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#graphs tr.sel[data-graph="`+id+`"]`, chromedp.ByQuery), chromedp.WaitVisible(settled, chromedp.ByQuery),
 			chromedp.SetValue(`#f-name`, "onerror", chromedp.ByQuery),
-			chromedp.Evaluate(`document.getElementById('f-name').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
-			chromedp.Sleep(300*time.Millisecond))
+			chromedp.Evaluate(`document.getElementById('f-name').dispatchEvent(new Event('input', {bubbles: true}))`, nil),
+			chromedp.Poll(`document.querySelector('.tensors h2 small').textContent.includes('match')`, nil),
+			chromedp.WaitVisible(settled, chromedp.ByQuery))
 		var names []string
 		b.eval(t, `[...document.querySelectorAll('#tensors td.name')].map(td => td.textContent)`, &names)
 		for _, n := range names {
@@ -382,6 +398,16 @@ func TestDiff(t *testing.T) {
 		if d != "0.000000" {
 			t.Errorf("a total changed against itself: %s", d)
 		}
+	}
+	// The page scrolled to the comparison, and kept the results above it.
+	var top, height float64
+	var results bool
+	b.run(t, chromedp.Poll(`(r => r.top < innerHeight && r.bottom > 0)(document.getElementById('diff').getBoundingClientRect())`, nil))
+	b.eval(t, `document.getElementById('diff').getBoundingClientRect().top`, &top)
+	b.eval(t, `innerHeight`, &height)
+	b.eval(t, `!!document.querySelector('main #graphs')`, &results)
+	if top >= height || !results {
+		t.Errorf("the comparison starts at %.0f px in a %.0f px window; results shown %v", top, height, results)
 	}
 	b.clean(t)
 }

@@ -36,6 +36,7 @@ type Inputs struct {
 	Scripts  []string // JS sources, in order; the first must be wasm_exec.js
 	Wasm     []byte   // the program, uncompressed
 	Vector   []byte   // the SIMD kernel (wasmsimd.Kernel)
+	Sample   []byte   // the "Try a sample" log, gzipped (Sample); none when empty
 	Version  string
 }
 
@@ -67,7 +68,7 @@ func Build(in Inputs) (map[string][]byte, error) {
 			return nil, fmt.Errorf("inline source %d contains %q, which would end or confuse its element", i, bad)
 		}
 	}
-	single, err := page(in, base64.StdEncoding.EncodeToString(z.Bytes()))
+	single, err := page(in, EncodeBase85(z.Bytes()))
 	if err != nil {
 		return nil, err
 	}
@@ -116,14 +117,17 @@ func CSP(scripts []string, style string) string {
 	}, "; ")
 }
 
-func page(in Inputs, wasm64 string) ([]byte, error) {
+func page(in Inputs, wasm85 string) ([]byte, error) {
 	var scripts strings.Builder
 	// Not executed (unknown type), so the CSP does not apply; page.js
 	// reads them, and must come after them.
-	if wasm64 != "" {
-		fmt.Fprintf(&scripts, "<script id=\"imas-wasm\" type=\"application/octet-stream\">%s</script>\n", wasm64)
+	if wasm85 != "" {
+		fmt.Fprintf(&scripts, "<script id=\"imas-wasm\" type=\"application/octet-stream\" data-encoding=\"base85\">%s</script>\n", wasm85)
 	}
 	fmt.Fprintf(&scripts, "<script id=\"imas-vector\" type=\"application/octet-stream\">%s</script>\n", base64.StdEncoding.EncodeToString(in.Vector))
+	if len(in.Sample) > 0 {
+		fmt.Fprintf(&scripts, "<script id=\"imas-sample\" type=\"application/octet-stream\">%s</script>\n", base64.StdEncoding.EncodeToString(in.Sample))
+	}
 	for i, s := range in.Scripts {
 		id := ""
 		if i == 0 {
@@ -164,6 +168,10 @@ func main() {
 		}
 		return string(b)
 	}
+	sample, err := Sample()
+	if err != nil {
+		log.Fatal("mkhtml: the sample log: ", err)
+	}
 	in := Inputs{
 		Template: read(filepath.Join(*web, "page.html")),
 		Style:    read(filepath.Join(*web, "style.css")),
@@ -171,6 +179,7 @@ func main() {
 			read(filepath.Join(*web, "memmap.js")), read(filepath.Join(*web, "page.js"))},
 		Wasm:    []byte(read(*wasm)),
 		Vector:  wasmsimd.Kernel(),
+		Sample:  sample,
 		Version: *version,
 	}
 	files, err := Build(in)

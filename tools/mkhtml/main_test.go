@@ -68,7 +68,11 @@ func TestSingleFile(t *testing.T) {
 	if v, err := base64.StdEncoding.DecodeString(data["imas-vector"]); err != nil || !bytes.Equal(v, in.Vector) {
 		t.Errorf("inlined kernel does not decode to it (%v)", err)
 	}
-	zr, err := gzip.NewReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data["imas-wasm"])))
+	gz, ok := DecodeBase85(data["imas-wasm"])
+	if !ok {
+		t.Fatal("inlined wasm is not base85")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		t.Fatal(err)
 	}

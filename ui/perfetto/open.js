@@ -24,7 +24,7 @@
  *
  * The promise resolves to
  *   {status: 'opened', window}   the trace was posted to that window;
- *   {status: 'downloaded', reason: 'file' | 'blocked' | 'timeout'}
+ *   {status: 'downloaded', reason: 'file' | 'blocked' | 'offline' | 'timeout'}
  * and rejects only when a Promise given as buffer rejects.
  *
  * imasOpenPerfetto.download(buffer, fileName[, gzip]) is the fallback on
@@ -71,6 +71,12 @@
 
     if (global.location.protocol === 'file:' || global.location.origin === 'null') {
       return fallback('file');
+    }
+    // A browser that knows it is offline cannot reach a UI on another
+    // origin: no tab that would wait for nothing.
+    if (global.navigator && global.navigator.onLine === false &&
+        new URL(o.url, global.location.href).origin !== global.location.origin) {
+      return fallback('offline');
     }
     status('opening', o.url);
     // Before any await, so that it runs inside the user's click.

@@ -11,12 +11,13 @@
 
   const M = {left: 64, right: 8, top: 8, bottom: 22};
   const SMALL = 64; // pixels: smaller rectangles skip the canvas path API
-  const map = {onpick: null};
+  const map = {onpick: null, onstep: null};
   let canvas = null, card = null, box = null;
   let data = null; // {meta, pos: Float64Array, ints: Int32Array, offs: Uint32Array, text: Uint8Array, rectOf: Int32Array}
   let view = null; // [x0, x1, y0, y1] in data units
   let marked = -1, hover = -1, frame = 0, colors = null;
   let layer = null, layerPx = null; // the pixel layer, reused across frames
+  let live = null, liveBox = null, step = -1; // the timeline's canvas, its box, the chosen step
   const decoder = new TextDecoder();
 
   function show(metaJSON, buf) {
@@ -33,6 +34,7 @@
     for (let k = 0; k < n; k++) d.rectOf[d.ints[4 * k]] = k;
     data = d;
     marked = hover = -1;
+    step = meta.live && meta.subject === 'graph' ? meta.peak_step : -1;
     reset();
     attach();
     redraw();
@@ -77,6 +79,19 @@
       box = b;
       colors = null;
     }
+    const lb = document.getElementById('imas-livebox');
+    if (lb && !live) {
+      live = document.createElement('canvas');
+      live.id = 'imas-live';
+      live.tabIndex = 0;
+      live.setAttribute('role', 'img');
+      listenLive(live);
+    }
+    if (lb && live.parentNode !== lb) {
+      lb.replaceChildren(live);
+      liveBox = lb;
+      redraw();
+    }
   }
 
   function palette() {
@@ -89,6 +104,7 @@
     c.peak = get('--peak');
     c.limit = get('--limit');
     c.sel = get('--sel');
+    c.theory = get('--theory');
     c.axis = get('--axis');
     const pack = (hex) => {
       const v = parseInt(hex.replace('#', ''), 16) || 0;
@@ -178,7 +194,8 @@
     if (marked >= 0) outline(ctx, g, data.rectOf[marked], colors.sel, 3);
     if (hover >= 0 && hover !== marked) outline(ctx, g, hover, colors.axis, 1);
     ctx.restore();
-    axes(ctx, g);
+    axes(ctx, g, view[2], view[3]);
+    drawLive();
     canvas.dataset.n = n;
     canvas.dataset.shows = data.meta.subject + ':' + data.meta.id; // which map: tests wait for it
     canvas.dataset.drawn = drawn;
@@ -228,14 +245,31 @@
     ctx.setLineDash([]);
   }
 
+  // human formats bytes with binary units, labelled as such ("1.00 MiB").
   function human(n) {
-    const u = ['', 'K', 'M', 'G', 'T'];
+    const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
     let i = 0;
     while (Math.abs(n) >= 1024 && i < u.length - 1) { n /= 1024; i++; }
-    return (i ? n.toFixed(n < 10 ? 2 : 1) : Math.round(n)) + u[i];
+    return (i ? (Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 2 : 1)) : Math.round(n)) + ' ' + u[i];
   }
 
-  function axes(ctx, g) {
+  // ticks are round values in [lo, hi], about n of them: steps of 1, 2 or
+  // 5 × 10^k for step counts, powers of two for bytes.
+  function ticks(lo, hi, n, bytes) {
+    const raw = Math.max((hi - lo) / n, 1);
+    let step;
+    if (bytes) step = Math.pow(2, Math.ceil(Math.log2(raw)));
+    else {
+      const p = Math.pow(10, Math.floor(Math.log10(raw)));
+      step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+    }
+    const out = [];
+    for (let v = Math.ceil(lo / step) * step; v <= hi && out.length < 50; v += step) out.push(v);
+    return out;
+  }
+
+  // axes draws the frame and round ticks; labels stay inside the canvas.
+  function axes(ctx, g, y0, y1) {
     ctx.fillStyle = colors.axis;
     ctx.strokeStyle = colors.axis;
     ctx.lineWidth = g.dpr;
@@ -243,16 +277,142 @@
     ctx.strokeRect(g.L, g.T, g.W, g.H);
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (let i = 0; i <= 4; i++) {
-      const v = view[2] + (view[3] - view[2]) * i / 4;
-      ctx.fillText(human(v), g.L - 4 * g.dpr, g.T + g.H - g.H * i / 4);
+    const half = 6 * g.dpr;
+    for (const v of ticks(y0, y1, g.H > 150 * g.dpr ? 4 : 2, true)) {
+      const y = g.T + g.H - (v - y0) * g.H / (y1 - y0);
+      ctx.fillRect(g.L - 3 * g.dpr, y, 3 * g.dpr, g.dpr);
+      ctx.fillText(human(v), g.L - 5 * g.dpr, Math.min(Math.max(y, half), ctx.canvas.height - half));
     }
-    ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (let i = 0; i <= 6; i++) {
-      const v = view[0] + (view[1] - view[0]) * i / 6;
-      ctx.fillText(String(Math.round(v)), g.L + g.W * i / 6, g.T + g.H + 4 * g.dpr);
+    for (const v of ticks(Math.max(0, view[0]), view[1], 6, false)) {
+      const x = g.L + (v - view[0]) * g.sx, label = String(v);
+      const w = ctx.measureText(label).width / 2;
+      ctx.textAlign = 'center';
+      ctx.fillRect(x, g.T + g.H, g.dpr, 3 * g.dpr);
+      ctx.fillText(label, Math.min(Math.max(x, w + 2), ctx.canvas.width - w - 2), g.T + g.H + 4 * g.dpr);
     }
+  }
+
+  // drawLive draws the timeline above the map: live bytes of counted
+  // tensors per step (area), of reusable ones plus no_reuse + atomic (line,
+  // its top is theory_min), the theory_min and memory_size levels, the peak
+  // step and the chosen step; x follows the map's zoom.
+  function drawLive() {
+    const l = data && data.meta.live;
+    if (!live || !liveBox || !l || !canvas) return;
+    const dpr = window.devicePixelRatio || 1, w = canvas.width, h = Math.floor(Math.max(60, liveBox.clientHeight) * dpr);
+    if (live.width !== w || live.height !== h) {
+      live.width = w;
+      live.height = h;
+      live.style.width = canvas.style.width;
+      live.style.height = h / dpr + 'px';
+    }
+    const m = data.meta, ctx = live.getContext('2d');
+    const L = M.left * dpr, T = 6 * dpr, W = w - (M.left + M.right) * dpr, H = h - T - 18 * dpr;
+    const top = Math.max(1, m.memory_size, m.theory_min, ...l.counted) * 1.05;
+    const g = {dpr, L, T, W, H, sx: W / (view[1] - view[0])};
+    const X = (s) => L + (s - view[0]) * g.sx, Y = (v) => T + H - v * H / top;
+    ctx.clearRect(0, 0, w, h);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(L, T, W, H);
+    ctx.clip();
+    const path = (vals, base) => {
+      ctx.beginPath();
+      ctx.moveTo(X(l.steps[0]), Y(base));
+      for (let k = 0; k < l.steps.length; k++) {
+        const next = k + 1 < l.steps.length ? l.steps[k + 1] : view[1];
+        ctx.lineTo(X(l.steps[k]), Y(vals[k] + base));
+        ctx.lineTo(X(next), Y(vals[k] + base));
+      }
+    };
+    path(l.counted, 0);
+    ctx.lineTo(X(view[1]), Y(0));
+    ctx.fillStyle = colors.fill[0];
+    ctx.globalAlpha = 0.35;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+    if (l.reusable) {
+      path(l.reusable, l.base);
+      ctx.strokeStyle = colors.fill[0];
+      ctx.lineWidth = 1.5 * dpr;
+      ctx.stroke();
+    }
+    const level = (v, color) => {
+      if (v <= 0) return;
+      ctx.strokeStyle = color;
+      ctx.beginPath();
+      ctx.moveTo(L, Y(v));
+      ctx.lineTo(L + W, Y(v));
+      ctx.stroke();
+    };
+    const mark = (s, color, width) => {
+      if (s < 0) return;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width * dpr;
+      ctx.beginPath();
+      ctx.moveTo(X(s + 0.5), T);
+      ctx.lineTo(X(s + 0.5), T + H);
+      ctx.stroke();
+    };
+    ctx.setLineDash([6 * dpr, 4 * dpr]);
+    ctx.lineWidth = 1.5 * dpr;
+    level(m.memory_size, colors.limit);
+    level(m.theory_min, colors.theory);
+    mark(m.peak_step, colors.peak, 1.5);
+    ctx.setLineDash([]);
+    if (step >= 0 && step !== m.peak_step) mark(step, colors.sel, 2);
+    ctx.restore();
+    axes(ctx, g, 0, top);
+    const at = liveAt(step);
+    live.dataset.step = step;
+    live.setAttribute('aria-label', 'live bytes per step; step ' + step + ': ' + (at ? human(at[0]) : '–') + ' live');
+    if (at) {
+      ctx.fillStyle = colors.axis;
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'top';
+      ctx.fillText('step ' + step + ': ' + human(at[0]) + ' live', L + W - 4 * dpr, T + 2 * dpr);
+    }
+  }
+
+  // liveAt is [counted, reusable] at step s, or null.
+  function liveAt(s) {
+    const l = data && data.meta.live;
+    if (!l || s < 0) return null;
+    let lo = 0, hi = l.steps.length - 1;
+    if (s < l.steps[0]) return [0, 0];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (l.steps[mid] <= s) lo = mid; else hi = mid - 1;
+    }
+    return [l.counted[lo], l.reusable[lo]];
+  }
+
+  // choose makes s the chosen step and tells the page.
+  function choose(s) {
+    if (!data) return;
+    step = Math.max(0, Math.min(Math.round(s), data.meta.max_step - 1));
+    redraw();
+    if (map.onstep) map.onstep(step);
+  }
+
+  function listenLive(c) {
+    c.addEventListener('click', (e) => {
+      if (!data) return;
+      const r = c.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+      const W = c.width - (M.left + M.right) * dpr;
+      choose(Math.floor(view[0] + ((e.clientX - r.left) * dpr - M.left * dpr) * (view[1] - view[0]) / W));
+    });
+    // Keyboard: ← → one step, with Shift a tenth of the view; Home the peak.
+    c.addEventListener('keydown', (e) => {
+      if (!data) return;
+      const d = e.shiftKey ? Math.max(1, Math.round((view[1] - view[0]) / 10)) : 1;
+      if (e.key === 'ArrowLeft') choose(step - d);
+      else if (e.key === 'ArrowRight') choose(step + d);
+      else if (e.key === 'Home') choose(data.meta.peak_step);
+      else return;
+      e.preventDefault();
+    });
   }
 
   // hit returns the topmost rectangle under canvas pixel (cx, cy), or -1.
@@ -359,6 +519,30 @@
     });
     c.addEventListener('dblclick', () => {
       reset();
+      redraw();
+    });
+    // Keyboard: arrows pan, + and - zoom, 0 shows the whole map.
+    c.tabIndex = 0;
+    c.setAttribute('role', 'img');
+    c.setAttribute('aria-label', 'memory map: arrows pan, + and - zoom, 0 shows all; the tensor table lists the same rows');
+    c.addEventListener('keydown', (e) => {
+      if (!data) return;
+      const dx = (view[1] - view[0]) / 10, dy = (view[3] - view[2]) / 10;
+      const zoom = (f) => {
+        const cx = (view[0] + view[1]) / 2, cy = (view[2] + view[3]) / 2;
+        view = [cx - (cx - view[0]) * f, cx + (view[1] - cx) * f, cy - (cy - view[2]) * f, cy + (view[3] - cy) * f];
+      };
+      switch (e.key) {
+        case 'ArrowLeft': view = [view[0] - dx, view[1] - dx, view[2], view[3]]; break;
+        case 'ArrowRight': view = [view[0] + dx, view[1] + dx, view[2], view[3]]; break;
+        case 'ArrowUp': view = [view[0], view[1], view[2] + dy, view[3] + dy]; break;
+        case 'ArrowDown': view = [view[0], view[1], view[2] - dy, view[3] - dy]; break;
+        case '+': case '=': zoom(0.8); break;
+        case '-': zoom(1.25); break;
+        case '0': reset(); break;
+        default: return;
+      }
+      e.preventDefault();
       redraw();
     });
   }

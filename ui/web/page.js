@@ -55,7 +55,44 @@
     setTimeout(() => URL.revokeObjectURL(a.href), 60000);
   }
 
-  const page = {files, save, ondrop: null};
+  // reveal scrolls the element sel into view once a render has put it on
+  // the page (Go asks before it renders): it looks at each frame for up to
+  // 5 s, as a render of the whole page can take a second on a busy machine.
+  function reveal(sel) {
+    const until = performance.now() + 5000;
+    const look = () => {
+      const e = document.querySelector(sel);
+      if (e) e.scrollIntoView({block: 'nearest', behavior: 'instant'});
+      else if (performance.now() < until) requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  }
+
+  // widths sizes the parts of the stacked bars from their data-w (the
+  // CSP allows no style attributes; styles set from script are fine).
+  function widths() {
+    for (const e of document.querySelectorAll('[data-w]')) e.style.width = (100 * parseFloat(e.dataset.w) || 0) + '%';
+  }
+
+  // sethash puts the view in the address without a history entry.
+  function sethash(h) {
+    const url = location.pathname + location.search + (h ? '#' + h : '');
+    if (url !== location.pathname + location.search + location.hash) history.replaceState(null, '', url);
+  }
+
+  // sample is the generated log built into the page (#imas-sample,
+  // gzipped) as the files of a drop; null when the page has none.
+  function sample() {
+    const e = document.getElementById('imas-sample');
+    if (!e) return null;
+    const file = new File([fromBase64(e.textContent)], 'sample/plog-sample.log.gz', {type: 'application/gzip'});
+    return [{file, name: file.name}];
+  }
+
+  const page = {files, save, reveal, widths, sethash, sample, ondrop: null, onescape: null};
+  window.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && page.onescape) page.onescape();
+  });
   window.imasPage = page;
 
   // The whole window takes drops; the nearest [data-drop] says for what.
@@ -91,14 +128,32 @@
     return buf;
   }
 
-  // wasmBytes returns the Go program: the inlined base64 of imas.html, or
+  // fromBase85 decodes tools/mkhtml's EncodeBase85 (the inlined wasm):
+  // five digits per four bytes, big-endian; a short last group is padded
+  // with the top digit.
+  const B85 = '!#$%()*+,-./0123456789:;=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_abcdefghijklmnopqrstuvwxyz{';
+  function fromBase85(text) {
+    const s = text.trim(), t = new Uint8Array(128);
+    for (let i = 0; i < 85; i++) t[B85.charCodeAt(i)] = i;
+    const full = Math.floor(s.length / 5), rest = s.length % 5;
+    const out = new Uint8Array(full * 4 + Math.max(0, rest - 1));
+    let o = 0;
+    for (let i = 0; i < s.length; i += 5) {
+      let v = 0;
+      for (let k = 0; k < 5; k++) v = v * 85 + (i + k < s.length ? t[s.charCodeAt(i + k)] : 84);
+      for (let k = 0; k < 4 && o < out.length && (i + 5 <= s.length || k < rest - 1); k++) out[o++] = (v >>> (24 - 8 * k)) & 255;
+    }
+    return out;
+  }
+
+  // wasmBytes returns the Go program: the inlined base85 of imas.html, or
   // imas.wasm.gz next to index.html. Both are gzip; a server that already
   // decoded the gzip is fine too.
   async function wasmBytes() {
     const inline = document.getElementById('imas-wasm');
     let buf;
     if (inline) {
-      buf = fromBase64(inline.textContent);
+      buf = inline.dataset.encoding === 'base85' ? fromBase85(inline.textContent) : fromBase64(inline.textContent);
     } else {
       const res = await fetch('imas.wasm.gz');
       if (!res.ok) throw new Error('imas.wasm.gz: ' + res.status + ' ' + res.statusText);
@@ -366,7 +421,40 @@
     return w;
   }
 
+  // perfettoSetup points Open in Perfetto at the UI to use: ?perfetto=URL,
+  // else the address saved in the settings panel, else ui.perfetto.dev;
+  // and gives up waiting for it after 8 s (then the trace is downloaded).
+  function perfettoSetup() {
+    const open = window.imasOpenPerfetto, field = document.getElementById('perfetto-url');
+    if (!open) return;
+    const KEY = 'imas.perfetto';
+    const stored = () => {
+      try { return localStorage.getItem(KEY) || ''; } catch { return ''; }
+    };
+    const apply = (url) => {
+      open.defaults.url = url || 'https://ui.perfetto.dev/#!/';
+      document.documentElement.dataset.perfetto = open.defaults.url;
+    };
+    open.defaults.timeoutMs = 8000;
+    const fromQuery = new URLSearchParams(location.search).get('perfetto');
+    apply(fromQuery || stored());
+    if (!field) return;
+    field.value = fromQuery || stored();
+    field.addEventListener('change', () => {
+      const url = field.value.trim();
+      if (url && !/^https?:\/\//.test(url)) {
+        field.setCustomValidity('an http(s) address');
+        field.reportValidity();
+        return;
+      }
+      field.setCustomValidity('');
+      try { url ? localStorage.setItem(KEY, url) : localStorage.removeItem(KEY); } catch { /* private mode: this visit only */ }
+      apply(url);
+    });
+  }
+
   async function boot() {
+    perfettoSetup();
     const t0 = performance.now();
     const module = await WebAssembly.compile(await wasmBytes());
     const vector = await vectorModule();

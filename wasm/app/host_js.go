@@ -46,6 +46,14 @@ func (h *host) listen(st *ui.State) {
 		go st.Dropped(a[0].String(), files{a[1]})
 		return nil
 	}))
+	h.page.Set("onescape", js.FuncOf(func(js.Value, []js.Value) any {
+		go st.Escape()
+		return nil
+	}))
+	h.mapJ.Set("onstep", js.FuncOf(func(_ js.Value, a []js.Value) any {
+		go st.Stepped(int64(a[0].Float()))
+		return nil
+	}))
 	h.mapJ.Set("onpick", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		go st.Picked(a[0].Int())
 		return nil
@@ -96,7 +104,27 @@ func (h *host) show(op string, arg any) (*engine.MapMeta, error) {
 
 func (h *host) MarkOnMap(row int) { h.mapJ.Call("mark", row) }
 
-func (h *host) Rendered() { h.mapJ.Call("attach") }
+func (h *host) Rendered() {
+	h.mapJ.Call("attach")
+	h.page.Call("widths")
+}
+
+func (h *host) Reveal(selector string) { h.page.Call("reveal", selector) }
+
+// Sample is the log page.js makes of the page's built-in sample, or nil.
+func (h *host) Sample() ui.Files {
+	v := h.page.Call("sample")
+	if v.Type() != js.TypeObject || v.Length() == 0 {
+		return nil
+	}
+	return files{v}
+}
+
+func (h *host) Hash() string {
+	return js.Global().Get("location").Get("hash").String()
+}
+
+func (h *host) SetHash(hash string) { h.page.Call("sethash", hash) }
 
 func (h *host) output(slot, name string) (js.Value, string, error) {
 	meta, buf, err := h.c.Binary("output", map[string]string{"slot": slot, "name": name})

@@ -28,6 +28,10 @@ type MapMeta struct {
 	PeakStep   int64    `json:"peak_step"`   // -1 when unknown
 	PeakLive   int64    `json:"peak_live"`
 	Base       int64    `json:"base"` // pools: the address y = 0 stands for
+	// Live is a graph's live bytes over its steps (the timeline above the
+	// map), TheoryMin its line; none for pools.
+	Live      *Live `json:"live,omitempty"`
+	TheoryMin int64 `json:"theory_min"`
 }
 
 // Rectangle flags (the third Int32 of a rectangle).
@@ -65,7 +69,8 @@ func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, err
 	}
 	marks := s.conflicted(slot, i, g)
 	rows := g.Rows
-	meta := &MapMeta{N: len(rows), Subject: "graph", ID: i, ColorBy: colorBy, MemorySize: g.MemorySize, PeakStep: -1}
+	meta := &MapMeta{N: len(rows), Subject: "graph", ID: i, ColorBy: colorBy, MemorySize: g.MemorySize, PeakStep: -1,
+		Live: LiveCurve(g), TheoryMin: g.TheoryMin}
 	name := func(r *model.Row) string { return r.OpType }
 	if colorBy == "stream" {
 		name = func(r *model.Row) string { return strconv.FormatInt(r.Stream, 10) }
@@ -125,9 +130,10 @@ func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 	}
 	p := run.Report.Pools[i]
 	rows := p.Rows
-	meta := &MapMeta{N: len(rows), Subject: "pool", ID: i, ColorBy: "kernel", PeakStep: -1, PeakLive: p.PeakLive}
-	legend, colorOf := legendOf(len(rows), func(k int) (string, int64) { return rows[k].Kernel, rows[k].Size })
-	meta.Legend = legend
+	// Coloured by what matters in a pool: blocks freed, and blocks never
+	// freed (leaks); the kernel of each is on its hover card.
+	meta := &MapMeta{N: len(rows), Subject: "pool", ID: i, ColorBy: "state", PeakStep: -1, PeakLive: p.PeakLive,
+		Legend: []string{"freed block", "never freed (leak)"}}
 	addr := make([]int64, len(rows))
 	base := int64(math.MaxInt64)
 	var end, theory int64
@@ -147,14 +153,15 @@ func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 		}
 	}
 	meta.Base = base
+	meta.Live = poolLive(rows)
 	rs := make([]mapRect, len(rows))
 	for k := range rows {
 		r := &rows[k]
-		x1, f := r.End, int32(0)
+		x1, f, color := r.End, int32(0), int32(0)
 		if x1 >= model.LifeMax {
-			x1, f = end, FlagForever
+			x1, f, color = end, FlagForever, 1
 		}
-		rs[k] = mapRect{row: int32(k), color: colorOf(k), flags: f, stream: int32(r.Stream),
+		rs[k] = mapRect{row: int32(k), color: color, flags: f, stream: int32(r.Stream),
 			x0: r.Begin, x1: max(x1, r.Begin+1), y0: addr[k] - base, y1: addr[k] - base + r.Size}
 	}
 	extent(meta, rs)

@@ -65,6 +65,7 @@ func (sv *server) handle(req js.Value) {
 		Graph  int          `json:"graph"`
 		Pool   int          `json:"pool"`
 		Row    int          `json:"row"`
+		Step   int64        `json:"step"`
 		Key    string       `json:"key"`
 		Name   string       `json:"name"`
 		Color  string       `json:"color"`
@@ -111,6 +112,8 @@ func (sv *server) handle(req js.Value) {
 		out, err = sv.s.Tensor(arg.Slot, arg.Graph, arg.Row)
 	case "find":
 		out, err = sv.s.Find(arg.Slot, arg.Graph, arg.Key)
+	case "at":
+		out, err = sv.s.At(arg.Slot, arg.Graph, arg.Step)
 	case "map":
 		var b []byte
 		out, b, err = sv.s.Map(arg.Slot, arg.Graph, arg.Color)

@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+
+	"imas/core/analyze"
+	"imas/core/model"
+)
+
+// Live is a graph's live bytes over its steps, as the page's timeline
+// draws them: from Steps[k] on (until Steps[k+1]) Counted bytes of counted
+// tensors are live, Reusable of them reusable (aligned to 512 bytes, as
+// theory_min counts them: max(Reusable) + no_reuse + atomic = theory_min).
+// Long graphs are cut into at most LivePoints spans, each keeping the
+// largest values in it, so that no peak is lost.
+type Live struct {
+	Steps    []int64 `json:"steps"`
+	Counted  []int64 `json:"counted"`
+	Reusable []int64 `json:"reusable,omitempty"` // none for a pool
+	// Base is no_reuse + atomic: Reusable + Base reaches theory_min at
+	// theory_min's peak step.
+	Base int64 `json:"base"`
+}
+
+// LivePoints bounds the points of a Live curve.
+const LivePoints = 2000
+
+// LiveCurve computes g's live bytes at each step where they change (a
+// tensor starts, or one step after it ends), as the Perfetto trace's "live"
+// counters do.
+func LiveCurve(g *model.Graph) *Live {
+	rows := g.Rows
+	last := analyze.MaxFinite(rows)
+	type change struct {
+		step              int64
+		counted, reusable int64
+	}
+	var ch []change
+	for i := range rows {
+		r := &rows[i]
+		if !r.Counted {
+			continue
+		}
+		b, e := analyze.Interval(r, last)
+		a := (max(r.RealSize, 0) + 511) / 512 * 512
+		re := int64(0)
+		if r.Reuse != 0 {
+			re = a
+		}
+		ch = append(ch, change{b, a, re}, change{e + 1, -a, -re})
+	}
+	slices.SortFunc(ch, func(x, y change) int { return cmp.Compare(x.step, y.step) })
+	l := &Live{Base: g.NoReuse + g.Atomic}
+	var counted, reusable int64
+	for k := 0; k < len(ch); {
+		step := ch[k].step
+		for ; k < len(ch) && ch[k].step == step; k++ {
+			counted += ch[k].counted
+			reusable += ch[k].reusable
+		}
+		l.Steps = append(l.Steps, step)
+		l.Counted = append(l.Counted, counted)
+		l.Reusable = append(l.Reusable, reusable)
+	}
+	return l.thin(LivePoints)
+}
+
+// thin cuts the curve into at most n spans of equal steps, each taking its
+// first step and its largest values.
+func (l *Live) thin(n int) *Live {
+	if len(l.Steps) <= n {
+		return l
+	}
+	first, end := l.Steps[0], l.Steps[len(l.Steps)-1]+1
+	span := max(1, (end-first+int64(n)-1)/int64(n))
+	out := &Live{Base: l.Base}
+	for k := range l.Steps {
+		s := first + (l.Steps[k]-first)/span*span
+		if m := len(out.Steps); m > 0 && out.Steps[m-1] == s {
+			out.Counted[m-1] = max(out.Counted[m-1], l.Counted[k])
+			if l.Reusable != nil {
+				out.Reusable[m-1] = max(out.Reusable[m-1], l.Reusable[k])
+			}
+			continue
+		}
+		out.Steps = append(out.Steps, s)
+		out.Counted = append(out.Counted, l.Counted[k])
+		if l.Reusable != nil {
+			out.Reusable = append(out.Reusable, l.Reusable[k])
+		}
+	}
+	return out
+}
+
+// At lists the tensors of graph i of slot live at step, largest first, as
+// the peak list does (the report's PeakTop blocks).
+func (s *Session) At(slot string, i int, step int64) (*model.Peak, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, err := s.graph(slot, i)
+	if err != nil {
+		return nil, err
+	}
+	p := analyze.PeakAt(g, step, analyze.PeakTop)
+	if p == nil {
+		p = &model.Peak{Step: step, Tensors: []model.PeakItem{}}
+	}
+	return p, nil
+}
+
+// poolLive is a pool's live block bytes on its allocation clock (the x of
+// its map): Theory after each allocation, in Begin order; no reusable part.
+func poolLive(rows []model.PoolRow) *Live {
+	l := &Live{}
+	for k := range rows {
+		r := &rows[k]
+		if m := len(l.Steps); m > 0 && l.Steps[m-1] == r.Begin {
+			l.Counted[m-1] = r.Theory
+			continue
+		}
+		l.Steps = append(l.Steps, r.Begin)
+		l.Counted = append(l.Counted, r.Theory)
+	}
+	return l.thin(LivePoints)
+}
