@@ -146,3 +146,29 @@ func TestMarkerPairsFit(t *testing.T) {
 		t.Errorf("%d distinct marker byte pairs; the table holds %d", len(seen), maxMarkerPairs-1)
 	}
 }
+
+// Any line with a memory-error marker gives a record (possibly a Reject),
+// never a panic nor nil.
+func FuzzMemErr(f *testing.F) {
+	for _, s := range []string{
+		"[ERROR] DRV(900,t):2025-01-02-03:04:05.000.100 [ascend][curpid: 900, 900][drv][devmm][halMemCreate 3100]<errno:12, 6> Mem create failed. (ret=6; size=8; side=1; devid=3)",
+		"ERR0R] RUNTIME(902,w) :2025-01-02-03:04:05.000.300 [npu_driver.cc:1500]903 DevMemAllocHugePageManaged:[drv api] halMemAlloc failed:size=2048(bytes), type=2, d",
+		"[ERROR] GE(904,i):2025-01-02-03:04:05.000.500 [model_utils.cc:1300]904 InitRuntimeParams: Assert (a == b) failed, expect 10 actual 5",
+		"ERROR 01-02 03:04:05 [e.py:1]    Call rtMalloc fail, purpose: page caching, type = 2, size:21, device_id:1[FUNC:Alloc][FILE:d.cc][LINE:70]",
+		"[2025-01-02-03:04:05.123456] [ascend] [devmm] [INFO] [devmm_mem_stats_show 74] <s:50,51> 60 dev2 T GE 45 1 2 3 4",
+		"[INFO] RUNTIME:2018-01-02-03:04:05.006.007 321 rt/logger.cc:200 DevMalloc:dev memory alloc, size = 12, type = 1 ",
+		"[INFO] ASCENDCL(1,m):2021-03-31-18:59:41.766.590 [model.cpp:570]1 aclmdlLoadFromFileWithMem: start, workSize[45], weightSize[51]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !IsCandidate(line) {
+			return
+		}
+		var e plog.Envelope
+		ok := plog.ParseAny(line, &e)
+		if Parse(&e, ok, line, Meta{Line: 1}) == nil {
+			t.Fatal("nil record for a candidate line")
+		}
+	})
+}
