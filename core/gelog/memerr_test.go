@@ -29,6 +29,8 @@ func describeMemErr(r Record) string {
 	case *DevmmStat:
 		return fmt.Sprintf("devmm pid=%d %s dev=%d %s/%d cur=%d peak=%d cnt=%d/%d periodic=%v",
 			x.PID, x.MemType, x.Device, x.Module, x.ModuleID, x.Current, x.Peak, x.AllocCnt, x.FreeCnt, x.Periodic)
+	case *UserMemoryLoad:
+		return fmt.Sprintf("user memory work=%d weight=%d", x.WorkSize, x.WeightSize)
 	case *Ignored:
 		return "ignored " + x.What
 	case *Reject:
@@ -100,6 +102,18 @@ func TestMemErrForms(t *testing.T) {
 		{"DDK failure",
 			"[ERROR] RUNTIME:2018-01-02-03:04:05.106.007 321 rt/logger.cc:204 DevMalloc:dev memory alloc error, errno = 2 ",
 			`ddk-alloc-error form=ddk mod=RUNTIME fn=DevMalloc src=rt/logger.cc:204 pid=0 size=-1 exp=-1 act=-1 purpose="" dev=-1 type=-1 modid=-1 code=errno=2 reason=""`},
+		{"ACL load into user memory",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:500]7 aclmdlLoadFromMemWithMem: start to execute aclmdlLoadFromMemWithMem, workSize[1048576], weightSize[2048]",
+			"user memory work=1048576 weight=2048"},
+		{"ACL load into user memory without weights",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:210]7 ModelLoadFromFileWithMem: call ge interface executor.LoadModelFromData, workSize[4096]",
+			"user memory work=4096 weight=-1"},
+		{"ACL load trace without sizes",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:570]7 aclmdlLoadFromFileWithMem: aclmdlLoadFromFileWithMem done",
+			"ignored model-load-trace"},
+		{"ACL load cut in workSize",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:570]7 aclmdlLoadFromFileWithMem: start, workSize[40",
+			"reject truncated"},
 		{"kernel devmm row",
 			"[2025-01-02-03:04:05.123456] [ascend] [devmm] [INFO] [devmm_mem_stats_show 74] <svc:50,51> 60 dev2 MEM_DEV_SMALL_HBM GE 45 65536 131072 4 3",
 			"devmm pid=60 MEM_DEV_SMALL_HBM dev=2 GE/45 cur=65536 peak=131072 cnt=4/3 periodic=true"},
