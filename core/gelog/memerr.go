@@ -93,7 +93,7 @@ var memErrMarkers = []string{
 }
 
 const (
-	kernelDevmmFunc   = "devmm_mem_stats_show"
+	kernelDevmmFunc = "devmm_mem_stats_show"
 	// kernelDevmmMarker: the kernel log's tag, "[devmm_mem_stats_show 74]";
 	// the 2023 plog's "[_devmm_mem_stats_show 152]" is another statement.
 	kernelDevmmMarker = "[" + kernelDevmmFunc
