@@ -168,10 +168,10 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		return q
 	case has("Mem create failed"):
 		r.What = MemErrHalMemCreate
-		return driverFields(r, msg, line, true)
+		return driverFields(r, msg, line)
 	case has("Mem_remote_map ioctl error"):
 		r.What = MemErrRemoteMap
-		return driverFields(r, msg, line, true)
+		return driverFields(r, msg, line)
 	case has("halMemAlloc failed"):
 		r.What = MemErrHalMemAlloc
 		v, ok := numAfter(msg, "halMemAlloc failed:size=")
@@ -258,14 +258,12 @@ func parseRuntimeParams(r *MemError, msg, line []byte) Record {
 }
 
 // driverFields reads the "(key=value; ...)" group of a DRV error line.
-func driverFields(r *MemError, msg, line []byte, needSize bool) Record {
+func driverFields(r *MemError, msg, line []byte) Record {
 	v, ok := numAfter(msg, "size=")
-	if !ok && needSize {
+	if !ok {
 		return Rejectf(r.Meta, line, missingOrCut(line, "size"), "\"size=<n>\" expected")
 	}
-	if ok {
-		r.Size = v
-	}
+	r.Size = v
 	r.Device = numOr(msg, "devid=", -1)
 	if v, ok := numAfter(msg, "ret="); ok {
 		r.Code = "ret=" + itoaMem(v)
