@@ -92,6 +92,40 @@ var memErrMarkers = []string{
 	"EL0004",
 }
 
+// The statements' keys, in the order they are tried: a line may hold
+// several (the huge-page line has both "halMemAlloc failed" and
+// "ErrCode=207001"; "dev memory alloc" starts the other two).
+const (
+	keyDDKError = iota
+	keyRuntimeAllocOK
+	keyRuntimeAlloc
+	keyMemCreate
+	keyRemoteMap
+	keyHalMemAlloc
+	keyHalMemCreate
+	keyRtMallocFail
+	keyErrCode
+	keyACLResult
+	keyEL0004
+)
+
+var memErrKeys = [...]string{
+	keyDDKError: "dev memory alloc error", keyRuntimeAllocOK: "dev memory alloc ok", keyRuntimeAlloc: "dev memory alloc",
+	keyMemCreate: "Mem create failed", keyRemoteMap: "Mem_remote_map ioctl error", keyHalMemAlloc: "halMemAlloc failed",
+	keyHalMemCreate: "halMemCreate failed", keyRtMallocFail: "Call rtMalloc fail", keyErrCode: "ErrCode=207001",
+	keyACLResult: "result = 207001", keyEL0004: "EL0004",
+}
+
+// memErrKey is the first of memErrKeys in msg, -1 when none.
+func memErrKey(msg []byte) int {
+	for i, k := range memErrKeys {
+		if bytes.Contains(msg, []byte(k)) {
+			return i
+		}
+	}
+	return -1
+}
+
 const (
 	kernelDevmmFunc = "devmm_mem_stats_show"
 	// kernelDevmmMarker: the kernel log's tag, "[devmm_mem_stats_show 74]";
@@ -140,20 +174,20 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			r.Func = string(msg[:c])
 		}
 	}
-	has := func(k string) bool { return bytes.Contains(msg, []byte(k)) }
-	switch {
-	case r.Func == runtimeParamsFunc || has(runtimeParamsFunc):
+	if r.Func == runtimeParamsFunc || bytes.Contains(msg, []byte(runtimeParamsFunc)) {
 		return parseRuntimeParams(r, msg, line)
-	case has("dev memory alloc error"):
+	}
+	switch memErrKey(msg) {
+	case keyDDKError:
 		r.What = MemErrDDKAllocError
 		if v, ok := numAfter(msg, "errno = "); ok {
 			r.Code = "errno=" + itoaMem(v)
 		}
 		return r
-	case has("dev memory alloc ok"):
+	case keyRuntimeAllocOK:
 		// The request succeeded: the next request replaces it anyway.
 		return &Ignored{Meta: m, What: diag.IgnoreRuntimeMallocOK}
-	case has("dev memory alloc"):
+	case keyRuntimeAlloc:
 		// "size = N, type = T" (DDK 2019) or "size=N, type=T" (2020).
 		q := &MemRequest{Meta: m, MemType: -1}
 		v, ok := numAfter(msg, "size = ")
@@ -166,13 +200,13 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		q.Size = v
 		q.MemType = numOr(msg, "type = ", numOr(msg, "type=", -1))
 		return q
-	case has("Mem create failed"):
+	case keyMemCreate:
 		r.What = MemErrHalMemCreate
 		return driverFields(r, msg, line)
-	case has("Mem_remote_map ioctl error"):
+	case keyRemoteMap:
 		r.What = MemErrRemoteMap
 		return driverFields(r, msg, line)
-	case has("halMemAlloc failed"):
+	case keyHalMemAlloc:
 		r.What = MemErrHalMemAlloc
 		v, ok := numAfter(msg, "halMemAlloc failed:size=")
 		if !ok {
@@ -184,13 +218,13 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.Device = numOr(msg, "device_id=", numOr(msg, "device_id ", -1))
 		runtimeCode(r, msg)
 		return r
-	case has("halMemCreate failed"):
+	case keyHalMemCreate:
 		r.What = MemErrDrvCallFailed
 		if v, ok := numAfter(msg, "drvRetCode="); ok {
 			r.Code = "drvRetCode=" + itoaMem(v)
 		}
 		return r
-	case has("Call rtMalloc fail"):
+	case keyRtMallocFail:
 		r.What = MemErrRtMallocFail
 		v, ok := numAfter(msg, "size:")
 		if !ok {
@@ -203,18 +237,19 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.MemType = numOr(msg, "type = ", -1)
 		r.Device = numOr(msg, "device_id:", -1)
 		return r
-	case has("ErrCode=207001"):
+	case keyErrCode:
 		r.What = MemErrRuntime207001
 		runtimeCode(r, msg)
 		return r
-	case has("result = 207001"):
+	case keyACLResult:
 		r.What = MemErrACLResult
 		r.Code = "207001"
 		return r
-	case has("EL0004") && !has("EL0004:") && !has("(EL0004)"):
-		// GE's error manager registering its codes at start: nothing failed.
-		return &Ignored{Meta: m, What: diag.IgnoreErrorCodeList}
-	case has("EL0004"):
+	case keyEL0004:
+		if bytes.Index(msg, []byte("EL0004:")) < 0 && bytes.Index(msg, []byte("(EL0004)")) < 0 {
+			// GE's error manager registering its codes at start: nothing failed.
+			return &Ignored{Meta: m, What: diag.IgnoreErrorCodeList}
+		}
 		r.What = MemErrReportEL0004
 		r.Code = "EL0004"
 		r.Reason = string(bytes.TrimSpace(afterCode(msg, "EL0004")))
