@@ -29,7 +29,7 @@ func init() {
 	// the family's whatever they say.
 	Register(Family{Name: "user-memory-load", Match: func(env *plog.Envelope, msg []byte) bool {
 		return bytes.Contains(msg, []byte(userMemMarker)) || bytes.Contains(env.Func, []byte(userMemMarker))
-	}, Parse: parseUserMemLoad})
+	}, Parse: parseUserMemLoad, Rare: true})
 }
 
 func parseUserMemLoad(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {

@@ -135,7 +135,7 @@ const (
 )
 
 func init() {
-	Register(Family{Name: "memory-errors", Match: matchMemErr, Parse: parseMemErr})
+	Register(Family{Name: "memory-errors", Match: matchMemErr, Parse: parseMemErr, Rare: true})
 	Register(Family{Name: "kernel-devmm", Match: matchKernelDevmm, Parse: parseKernelDevmm})
 }
 

@@ -186,3 +186,17 @@ func FuzzMemErr(f *testing.F) {
 		}
 	})
 }
+
+// The rare families come last, so that frequent lines never try them.
+func TestRareFamiliesLast(t *testing.T) {
+	rare := false
+	for _, f := range families {
+		if rare && !f.Rare {
+			t.Errorf("%s is tried after a rare family", f.Name)
+		}
+		rare = rare || f.Rare
+	}
+	if !rare {
+		t.Error("no rare family")
+	}
+}
