@@ -104,3 +104,14 @@ func (c *MemoryErrors) before(e *model.MemoryError) string {
 func (c *MemoryErrors) where(e *model.MemoryError) string {
 	return e.Path + ":" + strconv.FormatInt(e.Line, 10)
 }
+
+// text is one error in a line: when, who, what was asked, why it failed,
+// the memory before it and where it is logged. (One text node per error
+// keeps the page's bundle and its DOM small.)
+func (c *MemoryErrors) text(e *model.MemoryError) string {
+	s := c.when(e) + " · pid " + c.process(e) + " · device " + c.device(e) + " · asked " + c.asked(e) + " by " + c.by(e)
+	if f := c.failed(e); f != "" {
+		s += " · failed: " + f
+	}
+	return s + " · before: " + c.before(e) + " · " + c.where(e)
+}

@@ -35,6 +35,7 @@ func TestMemoryErrorsCells(t *testing.T) {
 		{c.before(b), "not logged"},
 		{c.where(b), "b.log:9"},
 		{c.when(b), "not logged"},
+		{c.text(b), "not logged · pid 8 · device ? · asked not logged by InitRuntimeParams [GE] · failed: expected " + Size(4<<20) + ", found 0 · before: not logged · b.log:9"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

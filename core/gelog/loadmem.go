@@ -25,9 +25,11 @@ type UserMemoryLoad struct {
 const userMemMarker = "WithMem"
 
 func init() {
-	Register(Family{Name: "user-memory-load", Match: func(_ *plog.Envelope, msg []byte) bool {
-		return bytes.Contains(msg, []byte(userMemMarker))
-	}, Parse: parseUserMemLoad})
+	// ACL's functions carry the marker in their name: their lines are
+	// the family's whatever they say.
+	Register(Family{Name: "user-memory-load", Match: func(env *plog.Envelope, msg []byte) bool {
+		return bytes.Contains(msg, []byte(userMemMarker)) || bytes.Contains(env.Func, []byte(userMemMarker))
+	}, Parse: parseUserMemLoad, Rare: true})
 }
 
 func parseUserMemLoad(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {

@@ -92,6 +92,40 @@ var memErrMarkers = []string{
 	"EL0004",
 }
 
+// The statements' keys, in the order they are tried: a line may hold
+// several (the huge-page line has both "halMemAlloc failed" and
+// "ErrCode=207001"; "dev memory alloc" starts the other two).
+const (
+	keyDDKError = iota
+	keyRuntimeAllocOK
+	keyRuntimeAlloc
+	keyMemCreate
+	keyRemoteMap
+	keyHalMemAlloc
+	keyHalMemCreate
+	keyRtMallocFail
+	keyErrCode
+	keyACLResult
+	keyEL0004
+)
+
+var memErrKeys = [...]string{
+	keyDDKError: "dev memory alloc error", keyRuntimeAllocOK: "dev memory alloc ok", keyRuntimeAlloc: "dev memory alloc",
+	keyMemCreate: "Mem create failed", keyRemoteMap: "Mem_remote_map ioctl error", keyHalMemAlloc: "halMemAlloc failed",
+	keyHalMemCreate: "halMemCreate failed", keyRtMallocFail: "Call rtMalloc fail", keyErrCode: "ErrCode=207001",
+	keyACLResult: "result = 207001", keyEL0004: "EL0004",
+}
+
+// memErrKey is the first of memErrKeys in msg, -1 when none.
+func memErrKey(msg []byte) int {
+	for i, k := range memErrKeys {
+		if bytes.Contains(msg, []byte(k)) {
+			return i
+		}
+	}
+	return -1
+}
+
 const (
 	kernelDevmmFunc = "devmm_mem_stats_show"
 	// kernelDevmmMarker: the kernel log's tag, "[devmm_mem_stats_show 74]";
@@ -101,7 +135,7 @@ const (
 )
 
 func init() {
-	Register(Family{Name: "memory-errors", Match: matchMemErr, Parse: parseMemErr})
+	Register(Family{Name: "memory-errors", Match: matchMemErr, Parse: parseMemErr, Rare: true})
 	Register(Family{Name: "kernel-devmm", Match: matchKernelDevmm, Parse: parseKernelDevmm})
 }
 
@@ -140,20 +174,20 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			r.Func = string(msg[:c])
 		}
 	}
-	has := func(k string) bool { return bytes.Contains(msg, []byte(k)) }
-	switch {
-	case r.Func == runtimeParamsFunc || has(runtimeParamsFunc):
+	if r.Func == runtimeParamsFunc || bytes.Contains(msg, []byte(runtimeParamsFunc)) {
 		return parseRuntimeParams(r, msg, line)
-	case has("dev memory alloc error"):
+	}
+	switch memErrKey(msg) {
+	case keyDDKError:
 		r.What = MemErrDDKAllocError
 		if v, ok := numAfter(msg, "errno = "); ok {
 			r.Code = "errno=" + itoaMem(v)
 		}
 		return r
-	case has("dev memory alloc ok"):
+	case keyRuntimeAllocOK:
 		// The request succeeded: the next request replaces it anyway.
 		return &Ignored{Meta: m, What: diag.IgnoreRuntimeMallocOK}
-	case has("dev memory alloc"):
+	case keyRuntimeAlloc:
 		// "size = N, type = T" (DDK 2019) or "size=N, type=T" (2020).
 		q := &MemRequest{Meta: m, MemType: -1}
 		v, ok := numAfter(msg, "size = ")
@@ -161,22 +195,22 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			v, ok = numAfter(msg, "size=")
 		}
 		if !ok {
-			return Rejectf(m, line, missingOrCut(m, line, "size"), "\"size = <n>\" expected")
+			return Rejectf(m, line, missingOrCut(r.Meta, line, "size"), "\"size = <n>\" expected")
 		}
 		q.Size = v
 		q.MemType = numOr(msg, "type = ", numOr(msg, "type=", -1))
 		return q
-	case has("Mem create failed"):
+	case keyMemCreate:
 		r.What = MemErrHalMemCreate
-		return driverFields(r, msg, line, true)
-	case has("Mem_remote_map ioctl error"):
+		return driverFields(r, msg, line)
+	case keyRemoteMap:
 		r.What = MemErrRemoteMap
-		return driverFields(r, msg, line, true)
-	case has("halMemAlloc failed"):
+		return driverFields(r, msg, line)
+	case keyHalMemAlloc:
 		r.What = MemErrHalMemAlloc
 		v, ok := numAfter(msg, "halMemAlloc failed:size=")
 		if !ok {
-			return Rejectf(m, line, missingOrCut(m, line, "size"), "\"halMemAlloc failed:size=<n>\" expected")
+			return Rejectf(m, line, missingOrCut(r.Meta, line, "size"), "\"halMemAlloc failed:size=<n>\" expected")
 		}
 		r.Size = v
 		r.MemType = numOr(msg, "type=", -1)
@@ -184,17 +218,17 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.Device = numOr(msg, "device_id=", numOr(msg, "device_id ", -1))
 		runtimeCode(r, msg)
 		return r
-	case has("halMemCreate failed"):
+	case keyHalMemCreate:
 		r.What = MemErrDrvCallFailed
 		if v, ok := numAfter(msg, "drvRetCode="); ok {
 			r.Code = "drvRetCode=" + itoaMem(v)
 		}
 		return r
-	case has("Call rtMalloc fail"):
+	case keyRtMallocFail:
 		r.What = MemErrRtMallocFail
 		v, ok := numAfter(msg, "size:")
 		if !ok {
-			return Rejectf(m, line, missingOrCut(m, line, "size"), "\"size:<n>\" expected")
+			return Rejectf(m, line, missingOrCut(r.Meta, line, "size"), "\"size:<n>\" expected")
 		}
 		r.Size = v
 		if p := textAfter(msg, "purpose: "); p != nil {
@@ -203,18 +237,19 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.MemType = numOr(msg, "type = ", -1)
 		r.Device = numOr(msg, "device_id:", -1)
 		return r
-	case has("ErrCode=207001"):
+	case keyErrCode:
 		r.What = MemErrRuntime207001
 		runtimeCode(r, msg)
 		return r
-	case has("result = 207001"):
+	case keyACLResult:
 		r.What = MemErrACLResult
 		r.Code = "207001"
 		return r
-	case has("EL0004") && !has("EL0004:") && !has("(EL0004)"):
-		// GE's error manager registering its codes at start: nothing failed.
-		return &Ignored{Meta: m, What: diag.IgnoreErrorCodeList}
-	case has("EL0004"):
+	case keyEL0004:
+		if bytes.Index(msg, []byte("EL0004:")) < 0 && bytes.Index(msg, []byte("(EL0004)")) < 0 {
+			// GE's error manager registering its codes at start: nothing failed.
+			return &Ignored{Meta: m, What: diag.IgnoreErrorCodeList}
+		}
 		r.What = MemErrReportEL0004
 		r.Code = "EL0004"
 		r.Reason = string(bytes.TrimSpace(afterCode(msg, "EL0004")))
@@ -258,14 +293,12 @@ func parseRuntimeParams(r *MemError, msg, line []byte) Record {
 }
 
 // driverFields reads the "(key=value; ...)" group of a DRV error line.
-func driverFields(r *MemError, msg, line []byte, needSize bool) Record {
+func driverFields(r *MemError, msg, line []byte) Record {
 	v, ok := numAfter(msg, "size=")
-	if !ok && needSize {
+	if !ok {
 		return Rejectf(r.Meta, line, missingOrCut(r.Meta, line, "size"), "\"size=<n>\" expected")
 	}
-	if ok {
-		r.Size = v
-	}
+	r.Size = v
 	r.Device = numOr(msg, "devid=", -1)
 	if v, ok := numAfter(msg, "ret="); ok {
 		r.Code = "ret=" + itoaMem(v)

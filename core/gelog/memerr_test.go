@@ -30,6 +30,8 @@ func describeMemErr(r Record) string {
 	case *DevmmStat:
 		return fmt.Sprintf("devmm pid=%d %s dev=%d %s/%d cur=%d peak=%d cnt=%d/%d periodic=%v",
 			x.PID, x.MemType, x.Device, x.Module, x.ModuleID, x.Current, x.Peak, x.AllocCnt, x.FreeCnt, x.Periodic)
+	case *UserMemoryLoad:
+		return fmt.Sprintf("user memory work=%d weight=%d", x.WorkSize, x.WeightSize)
 	case *Ignored:
 		return "ignored " + x.What
 	case *Reject:
@@ -101,6 +103,18 @@ func TestMemErrForms(t *testing.T) {
 		{"DDK failure",
 			"[ERROR] RUNTIME:2018-01-02-03:04:05.106.007 321 rt/logger.cc:204 DevMalloc:dev memory alloc error, errno = 2 ",
 			`ddk-alloc-error form=ddk mod=RUNTIME fn=DevMalloc src=rt/logger.cc:204 pid=0 size=-1 exp=-1 act=-1 purpose="" dev=-1 type=-1 modid=-1 code=errno=2 reason=""`},
+		{"ACL load into user memory",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:500]7 aclmdlLoadFromMemWithMem: start to execute aclmdlLoadFromMemWithMem, workSize[1048576], weightSize[2048]",
+			"user memory work=1048576 weight=2048"},
+		{"ACL load into user memory without weights",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:210]7 ModelLoadFromFileWithMem: call ge interface executor.LoadModelFromData, workSize[4096]",
+			"user memory work=4096 weight=-1"},
+		{"ACL load trace without sizes",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:570]7 aclmdlLoadFromFileWithMem: aclmdlLoadFromFileWithMem done",
+			"ignored model-load-trace"},
+		{"ACL load cut in workSize",
+			"[INFO] ASCENDCL(7,m):2022-01-02-03:04:05.000.001 [model.cpp:570]7 aclmdlLoadFromFileWithMem: start, workSize[40",
+			"reject truncated"},
 		{"kernel devmm row",
 			"[2025-01-02-03:04:05.123456] [ascend] [devmm] [INFO] [devmm_mem_stats_show 74] <svc:50,51> 60 dev2 MEM_DEV_SMALL_HBM GE 45 65536 131072 4 3",
 			"devmm pid=60 MEM_DEV_SMALL_HBM dev=2 GE/45 cur=65536 peak=131072 cnt=4/3 periodic=true"},
@@ -129,5 +143,45 @@ func TestMemErrMarkersAreMarkers(t *testing.T) {
 		if !slices.ContainsFunc(Markers, func(m string) bool { return strings.Contains(k, m) }) {
 			t.Errorf("no marker finds lines with %q", k)
 		}
+	}
+}
+
+// Any line with a memory-error marker gives a record (possibly a Reject),
+// never a panic nor nil.
+func FuzzMemErr(f *testing.F) {
+	for _, s := range []string{
+		"[ERROR] DRV(900,t):2025-01-02-03:04:05.000.100 [ascend][curpid: 900, 900][drv][devmm][halMemCreate 3100]<errno:12, 6> Mem create failed. (ret=6; size=8; side=1; devid=3)",
+		"ERR0R] RUNTIME(902,w) :2025-01-02-03:04:05.000.300 [npu_driver.cc:1500]903 DevMemAllocHugePageManaged:[drv api] halMemAlloc failed:size=2048(bytes), type=2, d",
+		"[ERROR] GE(904,i):2025-01-02-03:04:05.000.500 [model_utils.cc:1300]904 InitRuntimeParams: Assert (a == b) failed, expect 10 actual 5",
+		"ERROR 01-02 03:04:05 [e.py:1]    Call rtMalloc fail, purpose: page caching, type = 2, size:21, device_id:1[FUNC:Alloc][FILE:d.cc][LINE:70]",
+		"[2025-01-02-03:04:05.123456] [ascend] [devmm] [INFO] [devmm_mem_stats_show 74] <s:50,51> 60 dev2 T GE 45 1 2 3 4",
+		"[INFO] RUNTIME:2018-01-02-03:04:05.006.007 321 rt/logger.cc:200 DevMalloc:dev memory alloc, size = 12, type = 1 ",
+		"[INFO] ASCENDCL(1,m):2021-03-31-18:59:41.766.590 [model.cpp:570]1 aclmdlLoadFromFileWithMem: start, workSize[45], weightSize[51]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !IsCandidate(line) {
+			return
+		}
+		var e plog.Envelope
+		ok := plog.ParseAny(line, &e)
+		if Parse(&e, ok, line, Meta{Line: 1}) == nil {
+			t.Fatal("nil record for a candidate line")
+		}
+	})
+}
+
+// The rare families come last, so that frequent lines never try them.
+func TestRareFamiliesLast(t *testing.T) {
+	rare := false
+	for _, f := range families {
+		if rare && !f.Rare {
+			t.Errorf("%s is tried after a rare family", f.Name)
+		}
+		rare = rare || f.Rare
+	}
+	if !rare {
+		t.Error("no rare family")
 	}
 }

@@ -3,6 +3,7 @@ package gelog
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -68,14 +69,23 @@ type Family struct {
 	Name  string
 	Match func(env *plog.Envelope, msg []byte) bool
 	Parse func(env *plog.Envelope, msg []byte, m Meta, line []byte) Record
+	// Rare families are tried after the others: their lines are few,
+	// and every line of a frequent family would pay for their Match.
+	Rare bool
 }
 
 // families is filled by the init functions of the family files.
 var families []Family
 
 // Register adds a statement family; families are tried in registration
-// order after the static-graph statements.
-func Register(f Family) { families = append(families, f) }
+// order after the static-graph statements, the Rare ones last.
+func Register(f Family) {
+	i := len(families)
+	for !f.Rare && i > 0 && families[i-1].Rare {
+		i--
+	}
+	families = slices.Insert(families, i, f)
+}
 
 var eventSeed = maphash.MakeSeed()
 

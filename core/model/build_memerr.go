@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"time"
 
 	"imas/core/diag"
@@ -273,31 +272,29 @@ func (b *Builder) finishMemErrors() {
 
 // Summary is the error in one line: what was asked, by whom, and why it failed.
 func (e *MemoryError) Summary() string {
-	var s strings.Builder
+	s := "size not logged"
 	if e.Size >= 0 {
-		s.WriteString(itoa(e.Size) + " bytes")
-	} else {
-		s.WriteString("size not logged")
+		s = itoa(e.Size) + " bytes"
 	}
 	if e.Purpose != "" {
-		s.WriteString(" for " + e.Purpose)
+		s += " for " + e.Purpose
 	}
 	if e.Func != "" {
-		s.WriteString(" by " + e.Func)
-		if e.Caller != "" {
-			s.WriteString(" (called from " + e.Caller + ")")
-		}
+		s += " by " + e.Func
+	}
+	if e.Caller != "" {
+		s += " (called from " + e.Caller + ")"
 	}
 	if e.Device >= 0 {
-		s.WriteString(" on device " + itoa(e.Device))
+		s += " on device " + itoa(e.Device)
 	}
 	if e.Code != "" {
-		s.WriteString(", code " + e.Code)
+		s += ", code " + e.Code
 	}
 	if e.Reason != "" {
-		s.WriteString(": " + e.Reason)
+		s += ": " + e.Reason
 	}
-	return s.String()
+	return s
 }
 
 // LogTime formats a log time (µs since 2000-01-01, the log's local time).

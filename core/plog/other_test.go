@@ -109,3 +109,26 @@ func TestParseAnyRejects(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseAny(f *testing.F) {
+	for _, s := range []string{
+		"[2024-02-03-04:05:06.123456] [ascend] [devmm] [INFO] [devmm_mem_stats_show 81] <app_x:4321,4322> 4321 dev1 T APP 33 1 2 3 4",
+		"[INFO] RUNTIME:2018-11-12-13:14:15.016.017 555 rt/src/alloc.cc:12 DevMalloc:dev memory alloc, size = 1024",
+		"ERR0R] RUNTIME(42,w) :2025-01-02-03:04:05.006.007 [drv.cc:10]43 AllocX:halMemAlloc failed:size=10(bytes)",
+		"E 01-02 03:04:05 [a.py:1] EL0004: [PID: 31] 2025-05-06-07:08:09.010.011 Failed to allocate memory.",
+		"(W pid=88) ERROR 01-02 03:04:05 [core.py:1]     alloc failed[FUNC:F][FILE:f.cpp][LINE:2]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var e Envelope
+		ParseAny(line, &e)
+		// The non-plog readers alias the line too, except the error
+		// report's level, which the form implies.
+		for _, b := range [][]byte{e.Module, e.PName, e.File, e.KV, e.Alloc, e.Func, e.Msg} {
+			if len(b) > 0 && !contains(line, b) {
+				t.Fatalf("field %q not in line", b)
+			}
+		}
+	})
+}

@@ -36,9 +36,9 @@ func TestMemoryErrorsCard(t *testing.T) {
 		const s = document.querySelector('section.memory-errors');
 		const o = document.querySelector('section.overview');
 		return {Count: s ? +s.dataset.count : -1,
-			Rows: s ? s.querySelectorAll('tr[data-memory-error]').length : -1,
+			Rows: s ? s.querySelectorAll('li[data-memory-error]').length : -1,
 			First: !!(s && o && (s.compareDocumentPosition(o) & Node.DOCUMENT_POSITION_FOLLOWING)),
-			Sizes: s ? [...s.querySelectorAll('td[data-field="size"]')].map(td => td.dataset.value) : []};
+			Sizes: s ? [...s.querySelectorAll('li[data-memory-error]')].map(li => li.dataset.value) : []};
 	})()`, &got)
 	if got.Count != len(truth.MemErrors) || got.Rows != len(truth.MemErrors) || !got.First {
 		t.Errorf("card: count %d, rows %d, before the overview %v; want %d errors first", got.Count, got.Rows, got.First, len(truth.MemErrors))
