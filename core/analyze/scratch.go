@@ -27,6 +27,8 @@ type scratch struct {
 	used          []addrRange
 	rows          []int32
 	shownOffs     []int64
+	// the live curve
+	liveStarts, liveEnds []liveChange
 
 	pooled bool
 }
