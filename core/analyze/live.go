@@ -21,6 +21,26 @@ func Live(g *model.Graph) *model.LiveCurve {
 func live(g *model.Graph, sc *scratch) *model.LiveCurve {
 	rows := g.Rows
 	last := MaxFinite(rows)
+	// Steps are topological ids, dense on a well-formed log: then the
+	// changes are summed per step, without sorting (as watermark does).
+	n, hi := 0, int64(0)
+	dense := true
+	for i := range rows {
+		if r := &rows[i]; r.Counted {
+			b, e := Interval(r, last)
+			if b < 0 || e == math.MaxInt64 {
+				dense = false
+			}
+			hi = max(hi, e+1)
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if dense && hi <= 4*int64(n)+1024 {
+		return liveDense(rows, last, hi, sc)
+	}
 	starts, ends := sc.liveStarts[:0], sc.liveEnds[:0]
 	defer func() { sc.liveStarts, sc.liveEnds = starts[:0], ends[:0] }()
 	for i := range rows {
@@ -29,9 +49,6 @@ func live(g *model.Graph, sc *scratch) *model.LiveCurve {
 			starts = append(starts, liveChange{b, int32(i)})
 			ends = append(ends, liveChange{e + 1, int32(i)})
 		}
-	}
-	if len(starts) == 0 {
-		return nil
 	}
 	byStep := func(a, b liveChange) int {
 		switch {
@@ -46,7 +63,7 @@ func live(g *model.Graph, sc *scratch) *model.LiveCurve {
 	slices.SortFunc(ends, byStep)
 	// The steps are counted first, so that the curve takes exactly its
 	// memory: report.json holds one per graph.
-	n := 0
+	n = 0
 	walkChanges(starts, ends, func(int64, []liveChange, []liveChange) { n++ })
 	buf := make([]int64, 3*n)
 	c := &model.LiveCurve{Steps: buf[:0:n], Reusable: buf[n : n : 2*n], Counted: buf[2*n : 2*n : 3*n]}
@@ -100,4 +117,51 @@ func walkChanges(starts, ends []liveChange, f func(step int64, started, ended []
 		}
 		f(now, starts[s0:s], ends[e0:e])
 	}
+}
+
+// liveDense is Live for steps in [0, hi]: per step, the change of each sum
+// and whether any tensor starts or ends there.
+func liveDense(rows []model.Row, last, hi int64, sc *scratch) *model.LiveCurve {
+	counted := grow(sc.liveCounted, int(hi+1))
+	reusable := grow(sc.liveReusable, int(hi+1))
+	touched := grow(sc.liveTouched, int(hi+1))
+	sc.liveCounted, sc.liveReusable, sc.liveTouched = counted, reusable, touched
+	clear(counted)
+	clear(reusable)
+	clear(touched)
+	for i := range rows {
+		r := &rows[i]
+		if !r.Counted {
+			continue
+		}
+		b, e := Interval(r, last)
+		a := model.Align512(r.RealSize)
+		counted[b] += a
+		counted[e+1] -= a
+		if r.Reuse != 0 {
+			reusable[b] += a
+			reusable[e+1] -= a
+		}
+		touched[b], touched[e+1] = true, true
+	}
+	n := 0
+	for _, t := range touched {
+		if t {
+			n++
+		}
+	}
+	buf := make([]int64, 3*n)
+	c := &model.LiveCurve{Steps: buf[:0:n], Reusable: buf[n : n : 2*n], Counted: buf[2*n : 2*n : 3*n]}
+	var liveCounted, liveReusable int64
+	for t, changed := range touched {
+		if !changed {
+			continue
+		}
+		liveCounted += counted[t]
+		liveReusable += reusable[t]
+		c.Steps = append(c.Steps, int64(t))
+		c.Reusable = append(c.Reusable, liveReusable)
+		c.Counted = append(c.Counted, liveCounted)
+	}
+	return c
 }

@@ -28,7 +28,9 @@ type scratch struct {
 	rows          []int32
 	shownOffs     []int64
 	// the live curve
-	liveStarts, liveEnds []liveChange
+	liveStarts, liveEnds      []liveChange
+	liveCounted, liveReusable []int64
+	liveTouched               []bool
 
 	pooled bool
 }
