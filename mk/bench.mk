@@ -29,7 +29,7 @@ bench-data:
 	  $(GO) run ./cmd/imas-gen -profile large -size $(BENCH_SIZE) -o $(BENCH_DIR) && touch $(BENCH_DIR)/.complete; }
 
 bench-go:
-	$(SIMD) $(GO) test -run '^$$' -bench . -benchmem ./core/ ./core/plog ./core/gelog ./core/scan ./core/analyze ./core/export
+	$(SIMD) $(GO) test -run '^$$' -bench . -benchmem ./core/ ./core/plog ./core/gelog ./core/scan ./core/store ./core/analyze ./core/export
 
 bench: cli bench-data bench-go
 	@mkdir -p bench/out && rm -f bench/out/*.json bench/out/*.txt bench/out/*.tsv

@@ -13,5 +13,5 @@ func graphAnalyses(g *model.Graph, theory, step int64, siblings []*model.Graph) 
 	g.Conflicts = conflicts(g, roots, sc)
 	g.Waste = waste(g, step, siblings, sc)
 	g.Peak = peakAt(g, theory, step, PeakTop, roots, sc)
-	g.Live = Live(g)
+	g.Live = live(g, sc)
 }

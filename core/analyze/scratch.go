@@ -27,6 +27,10 @@ type scratch struct {
 	used          []addrRange
 	rows          []int32
 	shownOffs     []int64
+	// the live curve
+	liveStarts, liveEnds      []liveChange
+	liveCounted, liveReusable []int64
+	liveTouched               []bool
 
 	pooled bool
 }
