@@ -246,7 +246,7 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.Code = "207001"
 		return r
 	case keyEL0004:
-		if bytes.Index(msg, []byte("EL0004:")) < 0 && bytes.Index(msg, []byte("(EL0004)")) < 0 {
+		if !bytes.Contains(msg, []byte("EL0004:")) && !bytes.Contains(msg, []byte("(EL0004)")) {
 			// GE's error manager registering its codes at start: nothing failed.
 			return &Ignored{Meta: m, What: diag.IgnoreErrorCodeList}
 		}
