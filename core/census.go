@@ -11,14 +11,21 @@ import (
 // memory record. A line has the form when its module is one of modules
 // (any module when empty) and, when funcs or phrases are given, its
 // function token is one of funcs or its message holds one of phrases.
-// A level, when given, must match too.
+// A level, when given, must match too; a line holding one of unless never
+// has the form.
 type notRecordForm struct {
 	rule    string
 	level   string
 	modules []string
 	funcs   []string
 	phrases []string
+	unless  []string
 }
+
+// outOfMemory are the phrases of a failure for want of memory: an ERROR
+// line holding one is a memory error or names one, so the ERROR-level
+// form does not explain it away (a new memory-error form is left over).
+var outOfMemory = []string{"out of memory", "Out of memory", "insufficient", "OOM"}
 
 // notRecordForms are tried in order: forms naming a function or a phrase
 // come before the forms that take a whole module or level, so the most
@@ -85,7 +92,11 @@ var notRecordForms = []notRecordForm{
 		funcs: []string{"SaveDumpOpInfo", "SaveDumpTask", "DumpExceptionInfo", "SetDumpData", "ExecuteLoadDumpInfo",
 			"ExecuteUnLoadDumpInfo"}},
 	{rule: diag.NotRecordErrorText, phrases: []string{"Possible Cause: ", "Solution: "}},
-	{rule: diag.NotRecordFailure, level: "ERROR"},
+	// The runtime's reason line repeats the failure of the line before it
+	// ("rtMallocPhysical execute failed, reason=[driver error:out of
+	// memory]"), which the memory errors read.
+	{rule: diag.NotRecordFailure, level: "ERROR", modules: []string{"RUNTIME"}, funcs: []string{"FuncErrorReason"}},
+	{rule: diag.NotRecordFailure, level: "ERROR", unless: outOfMemory},
 	{rule: diag.NotRecordAICPU, modules: []string{"AICPU", "CCECPU"}},
 	{rule: diag.NotRecordOpCompiler, modules: []string{"FE", "TEFUSION"}},
 	{rule: diag.NotRecordFramework, modules: []string{"FMK"}},
@@ -111,6 +122,9 @@ func NotRecordRule(line []byte) string {
 			continue
 		}
 		if len(f.modules) > 0 && !oneOf(env.Module, f.modules) {
+			continue
+		}
+		if len(f.unless) > 0 && holdsOne(line, f.unless) {
 			continue
 		}
 		if len(f.funcs) == 0 && len(f.phrases) == 0 {

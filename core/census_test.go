@@ -54,6 +54,11 @@ func TestNotRecordRule(t *testing.T) {
 			diag.NotRecordDriver},
 		{"[INFO] TDT(4242,train):2024-02-03-10:11:12.131.415 [hdc_common.cpp:5][InitMsgSize][tid:4242] msgMaxSize_ = 1024",
 			diag.NotRecordTransport},
+		// An ERROR line about a want of memory is not explained by its
+		// level: a memory-error form imas does not read is left over.
+		{"[ERROR] GE(4242,train):2024-02-03-10:11:12.131.415 [alloc.cc:5]4243 NewAlloc:alloc 4096 bytes failed, out of memory", ""},
+		{"[ERROR] RUNTIME(4242,train):2024-02-03-10:11:12.131.415 [err.cc:5]4243 FuncErrorReason:rtMalloc execute failed, reason=[driver error:out of memory]",
+			diag.NotRecordFailure},
 		// A GE line of no known form is left to the accounting, not
 		// explained by the module alone.
 		{"[INFO] GE(4242,train):2024-02-03-10:11:12.131.415 [new.cc:5]4243 SomethingNew:memory size 4096", ""},
