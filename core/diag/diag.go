@@ -147,7 +147,7 @@ func Markdown() string {
 	b.WriteString("reported with one of the reasons below (file, line, reason, detail). Whole inputs that could not be\n")
 	b.WriteString("read and findings of the analyses use the same table. This page is generated from `core/diag`\n")
 	b.WriteString("(`go test ./core/diag -update`). Lines that mention memory but carry no marker are not memory\n")
-	b.WriteString("records; the last table names the rule that explains each of them ([log-formats.md](log-formats.md#not-records)).\n")
+	b.WriteString("records; the last table lists the named rules that explain them ([log-formats.md](log-formats.md#not-records)).\n")
 	for _, c := range []Class{Line, Ignored, Input, Finding, NotRecord} {
 		title := map[Class]string{
 			Line:      "Rejected lines (counted in `inputs.rejected`)",
