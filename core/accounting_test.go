@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"imas/core"
 	"imas/core/diag"
 	"imas/core/gelog"
 	"imas/core/input"
@@ -34,11 +35,13 @@ var readForms = regexp.MustCompile(`\[IMAS\]|MallocMemory, func=|MemoryAllocator
 	`Call rtMalloc fail|InitRuntimeParams.*expect \d+ actual \d+|^\[[0-9-:. ]+\] \[ascend\] \[devmm\]`)
 
 // TestRealLogsAccounting: over the real logs, every line that mentions
-// memory is a record, a line ignored by a named rule, or a diagnostic,
-// or one of the leftovers printed (grouped by log module and function).
-// Lines of the forms imas reads are never left over.
+// memory is a record, a line ignored by a named rule, a diagnostic, or a
+// line that is not a memory record, explained by a named rule of
+// core.NotRecordRule. Nothing is left over; leftovers are listed grouped by
+// log module and function. Lines of the forms imas reads are candidates.
 func TestRealLogsAccounting(t *testing.T) {
 	var records, ignored, rejected int
+	notRecords := map[string]int{}
 	leftovers := map[string]int{}
 	examples := map[string]string{}
 	for _, name := range realLogs(t) {
@@ -55,11 +58,17 @@ func TestRealLogsAccounting(t *testing.T) {
 				continue
 			}
 			if !gelog.IsCandidate(line) {
-				key := leftoverGroup(line)
-				switch {
-				case readForms.Match(line):
+				if readForms.Match(line) {
 					t.Errorf("%s:%d: a form imas reads is not a candidate: %.200s", name, n, line)
 				}
+				if rule := core.NotRecordRule(line); rule != "" {
+					if r, ok := diag.Lookup(rule); !ok || r.Class != diag.NotRecord {
+						t.Errorf("%s:%d: rule %q is not a not-record row of core/diag", name, n, rule)
+					}
+					notRecords[rule]++
+					continue
+				}
+				key := leftoverGroup(line)
 				leftovers[key]++
 				if _, ok := examples[key]; !ok {
 					examples[key] = fmt.Sprintf("%s:%d", name, n)
@@ -92,25 +101,39 @@ func TestRealLogsAccounting(t *testing.T) {
 		}
 		f.Close()
 	}
-	keys := make([]string, 0, len(leftovers))
 	total := 0
-	for k, v := range leftovers {
-		keys = append(keys, k)
+	for _, v := range notRecords {
 		total += v
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "memory lines: %d records, %d ignored by rule, %d diagnostics, %d not memory records (by rule):\n",
+		records, ignored, rejected, total)
+	for _, k := range sortedByCount(notRecords) {
+		fmt.Fprintf(&b, "  %5d  %s\n", notRecords[k], k)
+	}
+	t.Log(b.String())
+	if len(leftovers) > 0 {
+		b.Reset()
+		for _, k := range sortedByCount(leftovers) {
+			fmt.Fprintf(&b, "\n  %5d  %s  (e.g. %s)", leftovers[k], k, examples[k])
+		}
+		t.Errorf("lines that mention memory but no rule explains (by module and function):%s", b.String())
+	}
+}
+
+// sortedByCount returns the keys of m, the largest count first.
+func sortedByCount(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
 	sort.Slice(keys, func(i, j int) bool {
-		if leftovers[keys[i]] != leftovers[keys[j]] {
-			return leftovers[keys[i]] > leftovers[keys[j]]
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
 		}
 		return keys[i] < keys[j]
 	})
-	var b strings.Builder
-	fmt.Fprintf(&b, "memory lines: %d records, %d ignored by rule, %d diagnostics, %d not read (by module and function):\n",
-		records, ignored, rejected, total)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "  %5d  %s  (e.g. %s)\n", leftovers[k], k, examples[k])
-	}
-	t.Log(b.String())
+	return keys
 }
 
 var (

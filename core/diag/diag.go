@@ -47,6 +47,9 @@ const (
 	Input
 	// Finding: something the analyses found in the data.
 	Finding
+	// NotRecord: a line that mentions memory but is not a memory record
+	// (not a candidate), explained by a named rule (core.NotRecordRule).
+	NotRecord
 )
 
 func (c Class) String() string {
@@ -57,6 +60,8 @@ func (c Class) String() string {
 		return "ignored"
 	case Input:
 		return "input"
+	case NotRecord:
+		return "not-record"
 	}
 	return "finding"
 }
@@ -141,13 +146,15 @@ func Markdown() string {
 	b.WriteString("Every line that carries a GE memory marker is parsed into a record, ignored by a named rule, or\n")
 	b.WriteString("reported with one of the reasons below (file, line, reason, detail). Whole inputs that could not be\n")
 	b.WriteString("read and findings of the analyses use the same table. This page is generated from `core/diag`\n")
-	b.WriteString("(`go test ./core/diag -update`).\n")
-	for _, c := range []Class{Line, Ignored, Input, Finding} {
+	b.WriteString("(`go test ./core/diag -update`). Lines that mention memory but carry no marker are not memory\n")
+	b.WriteString("records; the last table lists the named rules that explain them ([log-formats.md](log-formats.md#not-records)).\n")
+	for _, c := range []Class{Line, Ignored, Input, Finding, NotRecord} {
 		title := map[Class]string{
-			Line:    "Rejected lines (counted in `inputs.rejected`)",
-			Ignored: "Ignore rules (counted as `ignored:NAME` in `diagnostic_counts`)",
-			Input:   "Inputs",
-			Finding: "Findings",
+			Line:      "Rejected lines (counted in `inputs.rejected`)",
+			Ignored:   "Ignore rules (counted as `ignored:NAME` in `diagnostic_counts`)",
+			Input:     "Inputs",
+			Finding:   "Findings",
+			NotRecord: "Lines that mention memory but are not memory records",
 		}[c]
 		fmt.Fprintf(&b, "\n## %s\n\n| reason | severity | meaning | what to do |\n|---|---|---|---|\n", title)
 		for _, r := range All() {

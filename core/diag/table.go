@@ -70,6 +70,32 @@ const (
 	UncheckedNoAddress    = "no-address"
 	IgnorePoolBreakdown   = "pool-breakdown"
 	IgnoreDeviceAllocFree = "device-allocator-free"
+
+	// Lines that mention memory but are not memory records (not
+	// candidates; core.NotRecordRule names the rule for a line).
+	NotRecordRuntimeAlloc    = "runtime-allocation"
+	NotRecordACLStatistics   = "acl-statistics"
+	NotRecordACLCall         = "acl-call"
+	NotRecordRuntimeObject   = "runtime-object-size"
+	NotRecordRuntimeResource = "runtime-resource"
+	NotRecordRuntimeTask     = "runtime-task"
+	NotRecordCapacity        = "memory-capacity"
+	NotRecordOption          = "memory-option"
+	NotRecordTiming          = "timing-trace"
+	NotRecordOpRegistry      = "op-registry"
+	NotRecordGraphBuild      = "graph-build-trace"
+	NotRecordAssignerTrace   = "assigner-trace"
+	NotRecordLoadTrace       = "load-trace"
+	NotRecordAllocatorCare   = "allocator-housekeeping"
+	NotRecordPoolRequest     = "pool-request"
+	NotRecordDump            = "dump-trace"
+	NotRecordFailure         = "failure-line"
+	NotRecordErrorText       = "error-report-text"
+	NotRecordAICPU           = "aicpu-engine"
+	NotRecordOpCompiler      = "op-compiler"
+	NotRecordFramework       = "framework-adapter"
+	NotRecordDriver          = "driver-trace"
+	NotRecordTransport       = "transport"
 )
 
 const checkLevel = "If the lines come from a GE build imas does not know, please report the line."
@@ -151,4 +177,28 @@ var table = []Reason{
 	{IgnoreErrorCodeList, Ignored, Info, "GE's error manager naming an error code it knows (\"add error_code EL0004 success\"): nothing failed.", ""},
 	{IgnoreModelLoadTrace, Ignored, Info, "ACL's trace of a model load into user memory that carries no size.", ""},
 	{IgnoreErrorPropagation, Ignored, Info, "An assert that only passes a memory error up (\"Assert ((...) == ge::SUCCESS) failed\"); the error is reported from the line that says what failed.", ""},
+
+	{NotRecordRuntimeAlloc, NotRecord, Info, "The runtime's (and ACL's) own allocation and free lines: device, managed and host memory below GE (DevMalloc, DevMemAllocOnline, DevFree, ManagedMemAlloc/Free, HostMalloc/Free, aclrtMalloc/Free). They include GE's memory and the application's.", "imas does not read runtime-layer allocations yet; its figures are GE's. Read these lines with grep when the application allocates memory outside GE."},
+	{NotRecordACLStatistics, NotRecord, Info, "ACL's count of malloc and free calls per resource type (TraverseStatistics): call counts, not bytes.", ""},
+	{NotRecordACLCall, NotRecord, Info, "ACL API traces that copy data or query a model file's sizes (aclrtMemcpy, aclmdlQuerySize); nothing is allocated.", ""},
+	{NotRecordRuntimeObject, NotRecord, Info, "The runtime's \"Runtime_alloc_size N\": host heap bytes of an object it created (context, stream, task pool, program); runtime bookkeeping, not device memory.", ""},
+	{NotRecordRuntimeResource, NotRecord, Info, "Runtime ids and queues allocated and freed: streams, SQ/CQ queues, events, models, task ids, resource pools, and the device's set-up (L2 buffer, PCIe support). \"Alloc\" and \"free\" here name ids, not memory.", ""},
+	{NotRecordRuntimeTask, NotRecord, Info, "Runtime task and kernel traces: submitted and finished tasks (MEMCPY_ASYNC), kernel launches and argument sizes, kernel binaries loaded, memsets, pointer attributes.", ""},
+	{NotRecordCapacity, NotRecord, Info, "Device capacity, free memory and configured limits, as GE and the runtime query them (GetMemoryInfo, CheckFreeMemory, MemGetInfoEx, platform memory_size, caching thresholds): facts about the device, not allocations.", ""},
+	{NotRecordOption, NotRecord, Info, "Memory options as GE reads them (GE_USE_STATIC_MEMORY, ge.exec.staticMemoryPolicy) and HCCL's fusion tensor size.", ""},
+	{NotRecordTiming, NotRecord, Info, "Timing traces (\"The time cost of ... is [N] micro second\"); the memory word is in a step's name (MemcpyAddrAsyncPass, AssignMemory).", ""},
+	{NotRecordOpRegistry, NotRecord, Info, "Registration of op types, infer functions, tiling functions, passes and kernels, with registry counts; op names such as Size, QueueSize, ResizeBilinearV2 and MemSet carry the memory word.", ""},
+	{NotRecordGraphBuild, NotRecord, Info, "GE's graph compilation steps (and those of its RTS engine, logged under RUNTIME): parsing, partitions, passes, net output, infer shape, streams, events and labels; \"size\" there counts nodes, tasks or shapes.", ""},
+	{NotRecordAssignerTrace, NotRecord, Info, "GE's memory assigner narrating its work (node by node sizes, reuse decisions, ranges, offsets, variable and reference assignment, run context bases); imas reads the placements and totals from GE's [IMAS] and summary statements.", ""},
+	{NotRecordLoadTrace, NotRecord, Info, "GE loading a model: weights copied, zero-copy ([ZCPY]) task arguments and user data addresses, task and kernel setup, model input/output tensor sizes; imas reads the model's regions from GE's memory statements.", ""},
+	{NotRecordAllocatorCare, NotRecord, Info, "GE's allocators being created, cleared and finalized, and their end-of-run call counters (Free blocks, Free all memory, PrintCount, PrintStatics); nothing is allocated or freed by these lines.", ""},
+	{NotRecordPoolRequest, NotRecord, Info, "The RT2 caching allocator's request size (\"Malloc size:N\"), logged before the \"Malloc block\" line that imas reads for the same request.", ""},
+	{NotRecordDump, NotRecord, Info, "Data dump and profiling: addresses and sizes of tensors copied out for a dump, dump task sizes, profiling counters; nothing is allocated.", ""},
+	{NotRecordFailure, NotRecord, Info, "An error line that mentions memory, is not one of the memory errors imas reports, and does not say that memory ran out: parameter checks, registration failures, asserts and call traces around a failure, and the runtime's reason line that repeats the failure before it.", "Read them around the memory errors imas shows first."},
+	{NotRecordErrorText, NotRecord, Info, "The explanation lines of an error report (\"Possible Cause: Available memory is insufficient.\"); the failure is read from the report's own lines.", ""},
+	{NotRecordAICPU, NotRecord, Info, "The AI CPU engine and scheduler (AICPU, CCECPU): op info, workspace sizes, dump mappings. Its MallocMemory lines are read as records.", ""},
+	{NotRecordOpCompiler, NotRecord, Info, "The fusion engine and TBE compiler (FE, TEFUSION): op info, tensor sizes of ops being compiled, fusion passes.", ""},
+	{NotRecordFramework, NotRecord, Info, "The framework adapter (FMK: the TensorFlow adapter, and the 2019 offline model generator under the same module name): its options and progress lines.", ""},
+	{NotRecordDriver, NotRecord, Info, "Driver and kernel-module lines other than the devmm statistics imas reads: shared-memory handles, page statistics of a process at exit, resource recycling.", ""},
+	{NotRecordTransport, NotRecord, Info, "The data tunnel (TDT) and collective communication (HCCL): message size limits, communication buffers, memory registration for transfers.", ""},
 }
