@@ -8,7 +8,7 @@ import (
 
 func TestMemoryErrorsCells(t *testing.T) {
 	exp, act := int64(4<<20), int64(0)
-	s := NewState(nil)
+	s := NewState(&fakeEngine{})
 	s.Run = &Loaded{}
 	s.Run.Report = &model.Report{MemoryErrors: []*model.MemoryError{
 		{PID: "7", Process: "python3", Device: 1, Size: 2 << 20, Purpose: "page caching", Func: "halMemCreate", Module: "DRV",
@@ -26,16 +26,16 @@ func TestMemoryErrorsCells(t *testing.T) {
 		{c.process(b), "8"},
 		{c.device(a), "1"},
 		{c.device(b), "?"},
-		{c.asked(a), "2.00M for page caching"},
+		{c.asked(a), "2.00 MiB for page caching"},
 		{c.asked(b), "not logged"},
 		{c.by(a), "halMemCreate [DRV] ← aclrtMallocPhysical"},
 		{c.failed(a), "207001: driver error:out of memory"},
-		{c.failed(b), "expected " + Size(4<<20) + ", found 0"},
+		{c.failed(b), "expected " + Size(4<<20) + ", found 0 B"},
 		{c.before(a), "devmm " + Size(1<<30) + " in use (peak " + Size(2<<30) + "); GE mallocs " + Size(1<<20)},
 		{c.before(b), "not logged"},
 		{c.where(b), "b.log:9"},
 		{c.when(b), "not logged"},
-		{c.text(b), "not logged · pid 8 · device ? · asked not logged by InitRuntimeParams [GE] · failed: expected " + Size(4<<20) + ", found 0 · before: not logged · b.log:9"},
+		{c.text(b), "not logged · pid 8 · device ? · asked not logged by InitRuntimeParams [GE] · failed: expected " + Size(4<<20) + ", found 0 B · before: not logged · b.log:9"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

@@ -143,6 +143,11 @@ func (u *Unusable) Text() string {
 	switch u.Problem {
 	case TooLarge:
 		b.WriteString("If the archive is genuine, raise the expansion limits (docs/robustness.md).\n")
+	case Empty:
+		// An empty plog is what a process with its log level above INFO
+		// leaves behind.
+		b.WriteString(Hint)
+		b.WriteString("\n")
 	case NoneUsable:
 		b.WriteString("Each reason is explained in docs/diagnostics.md; imas report lists them all in report.json.\n")
 	case NoMarkers:

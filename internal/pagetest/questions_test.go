@@ -159,9 +159,9 @@ func TestLoadErrors(t *testing.T) {
 		file string
 		want []string
 	}{
-		{jpeg, []string{"none of these GE markers", "ASCEND_GLOBAL_LOG_LEVEL=1"}},
-		{empty, []string{"nothing recognised", "ASCEND_GLOBAL_LOG_LEVEL=1"}},
-		{prose, []string{"nothing recognised in 50 lines", "none of these GE markers"}},
+		{jpeg, []string{"none of the markers imas reads was found", "ASCEND_GLOBAL_LOG_LEVEL=1"}},
+		{empty, []string{"the input is empty", "ASCEND_GLOBAL_LOG_LEVEL=1"}},
+		{prose, []string{"no GE memory records in 50 lines", "none of the markers imas reads was found"}},
 		{hello, []string{"report.json"}},
 		{cut, []string{"report.json"}},
 	} {
