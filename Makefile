@@ -1,6 +1,6 @@
 # imas — see README.md. Targets:
 #   make demo    run the main job (imas report + total) on a bundled sample
-#   make test    every test: vet, unit, golden, browser (chromium), workerd
+#   make test    every test: vet, unit, golden, browser (chromium, firefox), workerd
 #   make build   the CLI into bin/imas and the page into public/
 #   make bench   benchmarks (not part of test)
 SHELL := /bin/bash

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Installs the tools the test suite drives: Debian's chromium (browser tests)
-# and npm's workerd (edge worker test). Idempotent; quiet when present.
+# Installs the tools the test suite drives: Debian's chromium and firefox-esr
+# (browser tests) and npm's workerd (edge worker test) and puppeteer-core
+# (drives Firefox). Idempotent; quiet when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "installing chromium (apt)..." >&2
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} (apt)..." >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  apt-get install -y -qq chromium >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [ ! -x node_modules/.bin/workerd ]; then
-  echo "installing workerd (npm)..." >&2
+if [ ! -x node_modules/.bin/workerd ] || [ ! -d node_modules/puppeteer-core ]; then
+  echo "installing workerd and puppeteer-core (npm)..." >&2
   npm install --no-audit --no-fund --silent >/dev/null
 fi
