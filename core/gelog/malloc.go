@@ -385,25 +385,37 @@ func parseDeviceFree(msg []byte, m Meta, line []byte) Record {
 	if v, ok := colonField(s, "device_id"); ok {
 		r.Device, _ = parseInt(leadingDigits(v))
 	}
+	if bad := sizeAndAddr(s, m, line, &r.Size, &r.Addr, "mem_addr", "addr"); bad != nil { // addr: 2023
+		return bad
+	}
+	return r
+}
+
+// sizeAndAddr reads the "size:<n>" and address fields the device
+// allocators print; addrKeys are the address field's names, preferred
+// first. It returns the rejection, or nil.
+func sizeAndAddr(s []byte, m Meta, line []byte, size *int64, addr *uint64, addrKeys ...string) Record {
 	v, ok := colonField(s, "size")
 	if !ok {
 		return reject(m, line, missingOrCut(m, line, "size"), "size missing")
 	}
 	var e numErr
-	if r.Size, e = parseInt(leadingDigits(v)); e != numOK {
+	if *size, e = parseInt(leadingDigits(v)); e != numOK {
 		return badNum(m, line, "size", e)
 	}
-	a, ok := colonField(s, "mem_addr")
-	if !ok {
-		a, ok = colonField(s, "addr") // 2023
+	var a []byte
+	for _, k := range addrKeys {
+		if a, ok = colonField(s, k); ok {
+			break
+		}
 	}
 	if !ok {
-		return reject(m, line, missingOrCut(m, line, "mem_addr"), "mem_addr missing")
+		return reject(m, line, missingOrCut(m, line, addrKeys[0]), addrKeys[0]+" missing")
 	}
-	if r.Addr, ok = parseAddr(trimAddr(a)); !ok {
-		return reject(m, line, diag.BadNumber, "mem_addr is not an address")
+	if *addr, ok = parseAddr(trimAddr(a)); !ok {
+		return reject(m, line, diag.BadNumber, addrKeys[0]+" is not an address")
 	}
-	return r
+	return nil
 }
 
 func parseFact(msg []byte, key, what string, m Meta, line []byte) Record {
@@ -435,20 +447,8 @@ func parseDeviceAllocator(msg []byte, m Meta, line []byte) Record {
 	if v, ok := colonField(s, "device_id"); ok {
 		r.Device, _ = parseInt(leadingDigits(v))
 	}
-	v, ok := colonField(s, "size")
-	if !ok {
-		return reject(m, line, missingOrCut(m, line, "size"), "size missing")
-	}
-	var e numErr
-	if r.Size, e = parseInt(leadingDigits(v)); e != numOK {
-		return badNum(m, line, "size", e)
-	}
-	a, ok := colonField(s, "addr")
-	if !ok {
-		return reject(m, line, missingOrCut(m, line, "addr"), "addr missing")
-	}
-	if r.Addr, ok = parseAddr(trimAddr(a)); !ok {
-		return reject(m, line, diag.BadNumber, "addr is not an address")
+	if bad := sizeAndAddr(s, m, line, &r.Size, &r.Addr, "addr"); bad != nil {
+		return bad
 	}
 	return r
 }
