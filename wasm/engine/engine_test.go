@@ -97,7 +97,7 @@ func TestViewMatchesTruthAndIsTrimmed(t *testing.T) {
 				if g.MemorySize != want.MemorySize || g.Tensors != want.Tensors {
 					t.Errorf("%s: memory_size %d tensors %d, want %d %d", want.Graph, g.MemorySize, g.Tensors, want.MemorySize, want.Tensors)
 				}
-				if len(g.Rows)+len(g.Conflicts) != 0 || g.Peak != nil || g.Waste != nil {
+				if len(g.Rows)+len(g.Conflicts) != 0 || g.Peak != nil || g.Waste != nil || g.Live != nil {
 					t.Errorf("%s: view carries per-graph lists; the UI asks for them per graph", want.Graph)
 				}
 				if got.Counts[i].Rows != len(s.Run(SlotRun).Report.Graphs[i].Rows) || got.Counts[i].Rows == 0 {
@@ -124,6 +124,9 @@ func TestGraphCapsLists(t *testing.T) {
 	}
 	if len(got.Conflicts) != CapConflicts || len(got.Rows) != 0 || got.MemorySize != g.MemorySize {
 		t.Errorf("graph: %d conflicts, %d rows", len(got.Conflicts), len(got.Rows))
+	}
+	if g.Live == nil || got.Live != nil {
+		t.Errorf("graph: live curve %v in the report, %v in the answer; want one in the report only (the map carries it)", g.Live != nil, got.Live != nil)
 	}
 	if len(g.Conflicts) != full {
 		t.Error("Graph changed the session's report")

@@ -88,7 +88,11 @@ func (s *Session) View(slot string) (*View, error) {
 	for i, g := range full.Graphs {
 		t := *g
 		t.Rows, t.Reassign, t.AtomicPieces, t.AtomicClean = nil, nil, nil, nil
-		t.Conflicts, t.Peak, t.Waste = nil, nil, nil
+		// The live curves too: one per step change of every graph, they
+		// would be most of the view and of its decoding on the page's
+		// thread; the map's meta carries the shown graph's, cut to
+		// LivePoints.
+		t.Conflicts, t.Peak, t.Waste, t.Live = nil, nil, nil, nil
 		rep.Graphs[i] = &t
 		v.Counts[i] = GraphCounts{Rows: len(g.Rows), Conflicts: len(g.Conflicts),
 			Reassign: len(g.Reassign), AtomicPieces: len(g.AtomicPieces)}
@@ -304,7 +308,8 @@ func (s *Session) Graph(slot string, i int) (*model.Graph, error) {
 		return nil, err
 	}
 	t := *g
-	t.Rows, t.Reassign, t.AtomicPieces, t.AtomicClean = nil, nil, nil, nil
+	// Live is left out as in View: the map's meta carries it, cut.
+	t.Rows, t.Reassign, t.AtomicPieces, t.AtomicClean, t.Live = nil, nil, nil, nil, nil
 	t.Conflicts = head(g.Conflicts, CapConflicts)
 	if g.Peak != nil {
 		p := *g.Peak
