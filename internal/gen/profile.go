@@ -3,8 +3,9 @@ package gen
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
+
+	"imas/internal/driver"
 )
 
 // Generation selects the GE log templates of a process.
@@ -229,24 +230,6 @@ func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 	return p, nil
 }
 
-// ParseSize parses a byte size such as 560M, 2G, 800K or 12345.
-func ParseSize(s string) (int64, error) {
-	s = strings.TrimSpace(strings.ToUpper(s))
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "B"), "I")
-	mult := int64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K':
-			mult, s = 1<<10, s[:n-1]
-		case 'M':
-			mult, s = 1<<20, s[:n-1]
-		case 'G':
-			mult, s = 1<<30, s[:n-1]
-		}
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return v * mult, nil
-}
+// ParseSize parses a byte size such as 560M, 2G, 800K or 12345, with the
+// units of every imas front door (driver.ParseSize, docs/sizes.md).
+func ParseSize(s string) (int64, error) { return driver.ParseSize(s) }
