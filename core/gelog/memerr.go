@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"strconv"
 
 	"imas/core/diag"
 	"imas/core/plog"
@@ -163,7 +164,7 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	r := &MemError{Meta: m, Form: env.Form.String(), Module: string(env.Module), PName: string(env.PName),
 		Func: string(bytes.Trim(env.Func, "*")), Size: -1, Expect: -1, Actual: -1, Device: -1, MemType: -1, ModuleID: -1}
 	if env.File != nil {
-		r.Source = string(env.File) + ":" + itoaMem(int64(env.FileNo))
+		r.Source = string(env.File) + ":" + strconv.Itoa(int(env.FileNo))
 	}
 	if r.Func == "" && r.Module == "DRV" {
 		r.Func = string(drvFunc(msg))
@@ -181,7 +182,7 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	case keyDDKError:
 		r.What = MemErrDDKAllocError
 		if v, ok := numAfter(msg, "errno = "); ok {
-			r.Code = "errno=" + itoaMem(v)
+			r.Code = "errno=" + strconv.FormatInt(v, 10)
 		}
 		return r
 	case keyRuntimeAllocOK:
@@ -221,7 +222,7 @@ func parseMemErr(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	case keyHalMemCreate:
 		r.What = MemErrDrvCallFailed
 		if v, ok := numAfter(msg, "drvRetCode="); ok {
-			r.Code = "drvRetCode=" + itoaMem(v)
+			r.Code = "drvRetCode=" + strconv.FormatInt(v, 10)
 		}
 		return r
 	case keyRtMallocFail:
@@ -301,11 +302,11 @@ func driverFields(r *MemError, msg, line []byte) Record {
 	r.Size = v
 	r.Device = numOr(msg, "devid=", -1)
 	if v, ok := numAfter(msg, "ret="); ok {
-		r.Code = "ret=" + itoaMem(v)
+		r.Code = "ret=" + strconv.FormatInt(v, 10)
 	}
 	if e := bytes.Index(msg, []byte("<errno:")); e >= 0 {
 		if v, ok := numAfter(msg[e:], "<errno:"); ok && r.Code == "" {
-			r.Code = "errno=" + itoaMem(v)
+			r.Code = "errno=" + strconv.FormatInt(v, 10)
 		}
 	}
 	return r
@@ -314,9 +315,9 @@ func driverFields(r *MemError, msg, line []byte) Record {
 // runtimeCode reads "ErrCode=<n>, desc=[<reason>]".
 func runtimeCode(r *MemError, msg []byte) {
 	if v, ok := numAfter(msg, "ErrCode="); ok {
-		r.Code = itoaMem(v)
+		r.Code = strconv.FormatInt(v, 10)
 	} else if v, ok := numAfter(msg, "drvRetCode="); ok {
-		r.Code = "drvRetCode=" + itoaMem(v)
+		r.Code = "drvRetCode=" + strconv.FormatInt(v, 10)
 	}
 	if i := bytes.Index(msg, []byte("desc=[")); i >= 0 {
 		d := msg[i+len("desc=["):]
@@ -409,28 +410,6 @@ func isFuncToken(b []byte) bool {
 		}
 	}
 	return true
-}
-
-func itoaMem(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [24]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
 
 // parseKernelDevmm reads a kernel-log statistics row:

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"imas/internal/driver"
+	"imas/internal/size"
 )
 
 // Generation selects the GE log templates of a process.
@@ -231,5 +231,5 @@ func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 }
 
 // ParseSize parses a byte size such as 560M, 2G, 800K or 12345, with the
-// units of every imas front door (driver.ParseSize, docs/sizes.md).
-func ParseSize(s string) (int64, error) { return driver.ParseSize(s) }
+// units of every imas front door (docs/sizes.md).
+func ParseSize(s string) (int64, error) { return size.Parse(s) }
