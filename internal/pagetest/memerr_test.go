@@ -1,29 +1,14 @@
 package pagetest
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
-
-	"imas/internal/gen"
 )
 
 // TestMemoryErrorsCard: logs with failed memory requests open the results
 // with the memory-errors card, one row per error, above the overview.
 func TestMemoryErrorsCard(t *testing.T) {
-	dir := t.TempDir()
-	p, err := gen.ProfileByName("hostile", 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := gen.Generate(p, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []string
-	for _, f := range truth.Files {
-		files = append(files, filepath.Join(dir, f.Name))
-	}
+	files, truth := generated(t, "hostile")
 	b := newTab(t, 90*time.Second)
 	b.open(t, "")
 	b.load(t, 1, files...)

@@ -298,19 +298,7 @@ func TestDownloads(t *testing.T) {
 // TestHostileNames loads logs whose node names are markup: they must show
 // as text, and nothing must run.
 func TestHostileNames(t *testing.T) {
-	dir := t.TempDir()
-	p, err := gen.ProfileByName("hostile", 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := gen.Generate(p, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []string
-	for _, f := range truth.Files {
-		files = append(files, filepath.Join(dir, f.Name))
-	}
+	files, _ := generated(t, "hostile")
 	const hostile = "<img src=x onerror=alert(1)>"
 	b := newTab(t, 90*time.Second)
 	b.open(t, "")
@@ -498,4 +486,24 @@ func TestHosted(t *testing.T) {
 	b.load(t, 1, files...)
 	checkFigures(t, b.shownGraphs(t), want)
 	b.clean(t)
+}
+
+// generated writes a generated profile's logs to a temporary folder and
+// returns their paths and the generator's truth.
+func generated(t *testing.T, profile string) ([]string, *gen.Truth) {
+	t.Helper()
+	dir := t.TempDir()
+	p, err := gen.ProfileByName(profile, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := gen.Generate(p, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range truth.Files {
+		files = append(files, filepath.Join(dir, f.Name))
+	}
+	return files, truth
 }
