@@ -107,6 +107,7 @@ var fzSeeds = []string{
 	fzEnvSA + "Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c180000800.",
 	fzEnvSA + "Free block size = 4096",
 	fzEnvSA + "Device memory   : [alloc count:1 free count:0 total size:2097152(2.00M) new_va_size:0 real_theory_min:544 theory_min:65536(64.00K) reach theory rate:0.03%]",
+	fzEnvSA + "Device memory   : [alloc count:1 free count:0 total size:65536]",
 	fzEnvSA + "create caching memory allocator, [allocator_2]",
 	fzEnvDRV + "_svm_mem_stats_show]HOST_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=0; allocated_peak_size=11341824; alloc_cnt=3; free_cnt=3)",
 	fzEnvDRV + "_svm_mem_stats_show]HOST_MEM Cached_size:12582912Bytes",
@@ -538,7 +539,9 @@ func FuzzPool(f *testing.F) {
 					t.Fatalf("allocator tag lost: %#v", p)
 				}
 			case *PoolDetails:
-				nonNegative(t, r, p.TotalSize, p.TheoryMin)
+				// The 2023 form stops after total size: -1 is "not printed".
+				nonNegative(t, r, p.AllocCount, p.FreeCount, p.TotalSize,
+					p.NewVASize+1, p.RealTheoryMin+1, p.TheoryMin+1)
 			case *PoolCreate:
 				inLine(t, line, p.Allocator)
 			case *Ignored:
