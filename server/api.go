@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"math"
 	"net/http"
 	"strconv"
 
@@ -42,7 +43,7 @@ func (s *server) post(h apiHandler) http.Handler {
 // acquire waits for the upload's share of the memory budget (budget.go)
 // and an analysis slot; the caller must call release.
 func (s *server) acquire(ctx context.Context, u *upload) (release func(), e *apiError) {
-	spend, e := s.budget.admit(ctx, s.budget.cost(u.size, s.cfg.MaxBody))
+	spend, e := s.budget.admit(ctx, s.charge(u))
 	if e != nil {
 		return nil, e
 	}
@@ -53,6 +54,34 @@ func (s *server) acquire(ctx context.Context, u *upload) (release func(), e *api
 		spend()
 		return nil, errorf(http.StatusServiceUnavailable, "server busy: no analysis slot within the time limit")
 	}
+}
+
+// charge is the memory an upload is expected to need (budget.go): its
+// length (the body limit when unknown) times ChargePerByte. A compressed
+// raw body (gzip, tar.gz, zip) expands by a ratio known only once it is
+// read, so it is charged the whole budget and runs alone; every input is
+// also held to what the whole budget can analyse (expansionLimit).
+func (s *server) charge(u *upload) int64 {
+	if u.mr == nil && u.compressed() {
+		return s.budget.limit
+	}
+	size := u.size
+	if size < 0 {
+		size = s.cfg.MaxBody
+	}
+	return s.budget.cost(int64(math.Ceil(float64(size) * s.cfg.ChargePerByte)))
+}
+
+// expansionLimit bounds the bytes of log one input may expand to: the
+// configured limit, and at most what the whole memory budget can analyse,
+// so that a compressed body cannot outgrow the charge it was admitted with.
+func (s *server) expansionLimit() input.Limits {
+	l := s.cfg.Limits
+	most := int64(float64(s.cfg.Budget) / s.cfg.ChargePerByte)
+	if l.MaxExpanded <= 0 || l.MaxExpanded > most {
+		l.MaxExpanded = most
+	}
+	return l
 }
 
 // load reads the run of an upload for command c: one saved report.json
@@ -94,7 +123,7 @@ func (s *server) load(ctx context.Context, u *upload, c driver.Command) (*model.
 // analyze runs the analyses of c on logs and turns every way it can fail
 // into an answer.
 func (s *server) analyze(ctx context.Context, u *upload, srcs iter.Seq[input.Source], c driver.Command) (*model.Report, *apiError) {
-	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: s.cfg.Limits, Workers: s.cfg.Workers})
+	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: s.limits, Workers: s.cfg.Workers})
 	if e := u.failure(ctx); e != nil {
 		return nil, e
 	}

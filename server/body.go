@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -93,6 +94,13 @@ func (s *server) open(w http.ResponseWriter, r *http.Request, multipartOnly bool
 		u.mr = multipart.NewReader(u.in, params["boundary"])
 	}
 	return u, nil
+}
+
+// compressed reports whether a raw body starts with the magic bytes of
+// gzip (tar.gz too) or zip, which expand beyond their length.
+func (u *upload) compressed() bool {
+	head, _ := u.in.Peek(4)
+	return bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte("PK\x03\x04"))
 }
 
 // stream is one input of an upload: the raw body or one part.

@@ -2,31 +2,41 @@ package server
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"sync"
 )
 
 // Memory budget of the analyses in flight. An analysis holds memory in
-// proportion to the log it reads, so the server admits requests by the
-// bytes of their bodies: analyses run while the bytes admitted stay within
-// the budget, later requests wait in arrival order while the bytes waiting
-// stay within the queue, and beyond that a request is turned away at once
-// with 503 and a Retry-After.
+// proportion to the log it reads, so the server charges each request the
+// memory its body is expected to need (charge, below): analyses run while
+// the charges admitted stay within the budget, later requests wait in
+// arrival order while the charges waiting stay within the queue, and beyond
+// that a request is turned away at once with 503 and a Retry-After.
 
-// Defaults of the budget (Config.Budget, Config.QueueBytes).
+// Defaults of the budget (Config.Budget, Config.ChargePerByte).
 const (
 	DefaultBudget = 4 * DefaultMaxBody
+	// DefaultChargePerByte is the memory an analysis is charged per byte
+	// of log. make bench-serve measures the peak heap per body byte of the
+	// generated mixes (the most, many small graphs, is below 0.9 when the
+	// garbage collector keeps up, 1.2-1.4 when it does not); with the
+	// server's memory limit at the budget (cmd/imas serve), 1.5 leaves a
+	// third of the budget for garbage, buffers and stacks.
+	DefaultChargePerByte = 1.5
 )
 
-// retryRate is the analysis speed Retry-After assumes for the bytes ahead
-// of a refused request (a slow machine's, so that retries are not early).
-const retryRate = 20 << 20 // bytes a second
+// retryRate is the analysis speed Retry-After assumes for the bytes of log
+// ahead of a refused request (a slow machine's, so that retries are not
+// early).
+const retryRate = 20 << 20 // bytes of log a second
 
-// budget admits requests by their byte cost. It holds counters only.
+// budget admits requests by their cost in bytes of memory. It holds counters only.
 type budget struct {
 	mu       sync.Mutex
-	limit    int64 // bytes admitted at once
-	queueCap int64 // bytes waiting at once (0: no waiting)
+	limit    int64   // bytes admitted at once
+	queueCap int64   // bytes waiting at once (0: no waiting)
+	drain    float64 // bytes of charge analysed a second, for Retry-After
 	inFlight int64
 	queued   int64
 	waiters  []*waiter
@@ -44,18 +54,17 @@ type waiter struct {
 	in    bool          // admitted (under mu)
 }
 
-func newBudget(limit, queue int64) *budget {
-	return &budget{limit: limit, queueCap: queue}
+// newBudget bounds the charges in flight to limit and those waiting to
+// queue; perByte is the charge of one byte of log.
+func newBudget(limit, queue int64, perByte float64) *budget {
+	return &budget{limit: limit, queueCap: queue, drain: retryRate * perByte}
 }
 
-// cost is what an upload of size bytes (-1: unknown, charged as the body
-// limit) is charged: at least 1 and at most the whole budget, so a body
-// bigger than the budget runs alone instead of never.
-func (b *budget) cost(size, maxBody int64) int64 {
-	if size < 0 {
-		size = maxBody
-	}
-	return min(max(size, 1), b.limit)
+// cost is what a request expected to need mem bytes is charged: at least 1
+// and at most the whole budget, so a request bigger than the budget runs
+// alone instead of never.
+func (b *budget) cost(mem int64) int64 {
+	return min(max(mem, 1), b.limit)
 }
 
 // admit waits until cost bytes fit in the budget, or refuses: at once when
@@ -70,7 +79,7 @@ func (b *budget) admit(ctx context.Context, cost int64) (release func(), e *apiE
 	if b.queued+cost > b.queueCap {
 		ahead := b.inFlight + b.queued
 		b.mu.Unlock()
-		return nil, b.busy(ahead, "server busy: %d bytes of uploads are being analysed or waiting (budget %d, queue %d); retry later")
+		return nil, b.busy(ahead, "server busy: uploads charged %d bytes of memory are being analysed or waiting (budget %d, queue %d); retry later")
 	}
 	w := &waiter{cost: cost, ready: make(chan struct{})}
 	b.waiters = append(b.waiters, w)
@@ -96,12 +105,12 @@ func (b *budget) admit(ctx context.Context, cost int64) (release func(), e *apiE
 	b.wake()
 	ahead := b.inFlight + b.queued
 	b.mu.Unlock()
-	return nil, b.busy(ahead, "server busy: waited the time limit behind %d bytes of uploads (budget %d, queue %d); retry later")
+	return nil, b.busy(ahead, "server busy: waited the time limit behind uploads charged %d bytes of memory (budget %d, queue %d); retry later")
 }
 
 func (b *budget) busy(ahead int64, format string) *apiError {
 	e := errorf(http.StatusServiceUnavailable, format, ahead, b.limit, b.queueCap)
-	e.retryAfter = max(1, int((ahead+retryRate-1)/retryRate))
+	e.retryAfter = max(1, int(math.Ceil(float64(ahead)/b.drain)))
 	return e
 }
 

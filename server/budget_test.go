@@ -3,7 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
+	"io"
+	"math"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
@@ -78,7 +81,7 @@ func TestBudgetHoldsUnderConcurrentUploads(t *testing.T) {
 	body := basicLog(t)
 	_, want := coreAnswer(t, []namedLog{{"body", body}})
 	n := int64(len(body))
-	s, admitted, open := gatedServer(Config{Budget: 3 * n, QueueBytes: 5 * n, MaxConcurrent: 8})
+	s, admitted, open := gatedServer(Config{Budget: 3 * n, ChargePerByte: 1, QueueBytes: 5 * n, MaxConcurrent: 8})
 	defer open()
 	h := s.handler()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -110,7 +113,7 @@ func TestBudgetHoldsUnderConcurrentUploads(t *testing.T) {
 func TestBudgetRefusesBeyondQueue(t *testing.T) {
 	body := basicLog(t)
 	n := int64(len(body))
-	s, admitted, open := gatedServer(Config{Budget: n, QueueBytes: 2 * n})
+	s, admitted, open := gatedServer(Config{Budget: n, ChargePerByte: 1, QueueBytes: 2 * n})
 	defer open()
 	h := s.handler()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -141,15 +144,15 @@ func TestBudgetRefusesBeyondQueue(t *testing.T) {
 }
 
 // TestBudgetWaiters covers the queue itself: arrival order (a big request
-// is not overtaken), a waiter that gives up, and bodies bigger than the
-// budget or of unknown length.
+// is not overtaken), a waiter that gives up, and requests bigger than the
+// budget.
 func TestBudgetWaiters(t *testing.T) {
-	b := newBudget(100, 1000)
-	if c := b.cost(-1, 50); c != 50 {
-		t.Errorf("unknown length costs %d, want the body limit", c)
+	b := newBudget(100, 1000, 1)
+	if c := b.cost(500); c != 100 {
+		t.Errorf("a request above the budget costs %d, want the whole budget", c)
 	}
-	if c := b.cost(500, 1000); c != 100 {
-		t.Errorf("a body above the budget costs %d, want the whole budget", c)
+	if c := b.cost(0); c != 1 {
+		t.Errorf("an empty request costs %d, want 1", c)
 	}
 	ctx := context.Background()
 	r60, e := b.admit(ctx, 60)
@@ -186,4 +189,52 @@ func TestBudgetWaiters(t *testing.T) {
 		t.Fatalf("got %d after the release", c)
 	}
 	waitFor(t, ctx, b, func(inFlight, queued int64) bool { return inFlight == 0 && queued == 0 })
+}
+
+// TestCharge: what each kind of upload is charged, in bytes of memory.
+func TestCharge(t *testing.T) {
+	basic := basicLog(t)
+	n := int64(len(basic))
+	mp, mpType := multipartOf("file", namedLog{"a.log", basic})
+	const budget = 64 << 20
+	for _, tc := range []struct {
+		name    string
+		ctype   string
+		body    io.Reader
+		length  int64 // Content-Length; -1: unknown (chunked)
+		perByte float64
+		want    int64
+	}{
+		{"log", "", bytes.NewReader(basic), n, 1.5, (3*n + 1) / 2},
+		{"log, one byte per byte", "", bytes.NewReader(basic), n, 1, n},
+		{"tar: its length", "", bytes.NewReader(tarOf(namedLog{"a.log", basic})), -2, 2, -2},
+		{"unknown length: the body limit", "", streamed{bytes.NewReader(basic)}, -1, 1.5, 3 << 20},
+		{"gzip: the whole budget", "", bytes.NewReader(gzipOf(basic)), 0, 1.5, budget},
+		{"zip: the whole budget", "", bytes.NewReader(zipOf(namedLog{"a.log", basic})), 0, 1.5, budget},
+		{"multipart: its length", mpType, bytes.NewReader(mp), int64(len(mp)), 2, 2 * int64(len(mp))},
+		{"above the budget: the budget", "", bytes.NewReader(basic), n, budget, budget},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(Config{Budget: budget, ChargePerByte: tc.perByte, MaxBody: 2 << 20})
+			r := httptest.NewRequest("POST", "/api/total", tc.body)
+			want := tc.want
+			switch tc.length {
+			case -2: // as the body is, charged per byte
+				want = int64(math.Ceil(float64(r.ContentLength) * tc.perByte))
+			case 0:
+			default:
+				r.ContentLength = tc.length
+			}
+			if tc.ctype != "" {
+				r.Header.Set("Content-Type", tc.ctype)
+			}
+			u, e := s.open(httptest.NewRecorder(), r, false)
+			if e != nil {
+				t.Fatal(e)
+			}
+			if got := s.charge(u); got != want {
+				t.Errorf("charged %d, want %d", got, want)
+			}
+		})
+	}
 }

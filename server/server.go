@@ -3,7 +3,7 @@
 // the edge worker (syumai/workers on workerd or Cloudflare), so it keeps no
 // state between requests and bounds what one request may cost: body size,
 // archive expansion, time, and analyses running at once (by count and by
-// bytes, budget.go).
+// the memory they are charged, budget.go).
 //
 //	GET  /             the page (index.html and its assets from Config.Public)
 //	POST /api/report   one log (raw, gzip, tar, zip) or multipart "file" parts → report.json
@@ -42,11 +42,16 @@ type Config struct {
 	// MaxConcurrent bounds the analyses running at once; further requests
 	// wait for a slot (within their Timeout). Default 4.
 	MaxConcurrent int
-	// Budget bounds the bytes of request bodies analysed at once (an
-	// analysis holds memory in proportion to its input); a body of unknown
-	// length counts as MaxBody. Default DefaultBudget.
+	// Budget bounds the memory of the analyses running at once, in bytes:
+	// each request is charged what its body is expected to need (its
+	// length times ChargePerByte; a body of unknown length counts as
+	// MaxBody, a compressed one as the whole budget) and starts when its
+	// charge fits. Default DefaultBudget.
 	Budget int64
-	// QueueBytes bounds the bytes of bodies waiting for the budget, in
+	// ChargePerByte is the memory charged per byte of body. Default
+	// DefaultChargePerByte.
+	ChargePerByte float64
+	// QueueBytes bounds the charges of requests waiting for the budget, in
 	// arrival order; beyond it a request gets 503 with Retry-After at once.
 	// 0: as much as Budget; negative: nothing waits.
 	QueueBytes int64
@@ -78,6 +83,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Budget <= 0 {
 		c.Budget = DefaultBudget
+	}
+	if c.ChargePerByte <= 0 {
+		c.ChargePerByte = DefaultChargePerByte
 	}
 	switch {
 	case c.QueueBytes == 0:
@@ -118,7 +126,8 @@ func Edge(public fs.FS) Config {
 type server struct {
 	cfg    Config
 	slots  chan struct{} // analyses running; a semaphore, not shared data
-	budget *budget       // bytes of the analyses in flight; counters only
+	budget *budget       // memory charged to the analyses in flight; counters only
+	limits input.Limits  // of every input: cfg.Limits within the budget
 }
 
 // New returns the imas handler.
@@ -127,7 +136,8 @@ func New(cfg Config) http.Handler { return newServer(cfg).handler() }
 func newServer(cfg Config) *server {
 	s := &server{cfg: cfg.withDefaults()}
 	s.slots = make(chan struct{}, s.cfg.MaxConcurrent)
-	s.budget = newBudget(s.cfg.Budget, s.cfg.QueueBytes)
+	s.budget = newBudget(s.cfg.Budget, s.cfg.QueueBytes, s.cfg.ChargePerByte)
+	s.limits = s.expansionLimit()
 	return s
 }
 

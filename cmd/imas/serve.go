@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -32,8 +33,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address; uploads are logs of your models, so think twice before a non-loopback one")
 	maxBody := fs.String("max-body", "256MiB", "largest request body: bytes, or K/KiB, M/MiB, G/GiB (binary) or KB, MB, GB (decimal); larger gets 413")
 	timeout := fs.Duration("timeout", server.DefaultTimeout, "time limit of one request, upload included")
-	budget := fs.String("budget", envOr(envServeBudget, "1GiB"), "bytes of uploads analysed at once (memory grows with them); later uploads wait in arrival order (env "+envServeBudget+")")
-	queue := fs.String("queue", envOr(envServeQueue, ""), "bytes of uploads that may wait for the budget; beyond it 503 with Retry-After; 0: none waits (default: as much as -budget; env "+envServeQueue+")")
+	budget := fs.String("budget", envOr(envServeBudget, "1GiB"), fmt.Sprintf("memory of the analyses running at once: each upload is charged %.1f bytes per byte of log (a compressed one the whole budget) and waits in arrival order until it fits; also the Go memory limit (env %s)", server.DefaultChargePerByte, envServeBudget))
+	queue := fs.String("queue", envOr(envServeQueue, ""), "memory charged to uploads that may wait for the budget; beyond it 503 with Retry-After; 0: none waits (default: as much as -budget; env "+envServeQueue+")")
 	pub := fs.String("public", "", "serve the page from `DIR` (a ./build.sh output) instead of the one built into imas")
 	if code := parseFlags(fs, args, false); code >= 0 {
 		return code
@@ -61,6 +62,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if queueBytes == 0 {
 			queueBytes = -1 // nothing waits
 		}
+	}
+	// The garbage collector works harder as the heap nears the budget,
+	// instead of letting garbage double it; an explicit GOMEMLIMIT wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(budgetBytes)
 	}
 	page, err := pageFS(*pub, stderr)
 	if err != nil {
