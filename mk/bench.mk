@@ -10,9 +10,16 @@
 #   make bench-mixes  imas total vs grep -c on each generated mix (internal/gen's sized profiles)
 #                     at each size of BENCH_MIX_SIZES: bench/out/MIX-SIZE.json for the figures
 #                     table, and one tab-separated row per mix and size (MB/s, records/s, ratio to
-#                     grep -c, CPU seconds, peak RSS) appended to bench/out/mixes.tsv; the
+#                     grep -c, CPU seconds, peak RSS, and for each size after the first the
+#                     scaling: its time / (size ratio × the first size's time), e.g.
+#                     5 GB / (10 × 0.5 GB); target ≤ 1.15) appended to bench/out/mixes.tsv; the
 #                     hugegraph mix runs once, at its default 10^6 tensors. 5 GB mixes need 5 GB
 #                     of disk each under /tmp.
+#   make bench-serve  imas serve's peak RSS (VmHWM) beside its -budget: for each mix of
+#                     BENCH_SERVE_MIXES, one BENCH_SERVE_SIZE upload alone (peak per byte
+#                     of body: what server.DefaultChargePerByte must cover), then
+#                     BENCH_SERVE_CLIENTS of them at once to a fresh server at each budget
+#                     of BENCH_SERVE_BUDGETS (internal/benchserve; bench/out/serve.txt)
 #   make bench-check  the same comparison with the baseline commit of testdata/bench/baseline.json
 #                     built and run alternately too: fails when imas is >20% slower than it in
 #                     the same runs (the stored imas/grep ratio is shown, for the machine)
@@ -22,7 +29,11 @@ BENCH_TABLE_PAGE ?= ^PageAnalyze/settled/
 BENCH_MIXES      ?= large poolheavy ranks smallgraphs
 BENCH_MIX_SIZES  ?= 512M 5G
 BENCH_MIX_RUNS   ?= 3
-.PHONY: bench bench-go bench-data bench-check bench-page-analyze bench-mixes
+BENCH_SERVE_MIXES   ?= large poolheavy smallgraphs
+BENCH_SERVE_SIZE    ?= 256M
+BENCH_SERVE_BUDGETS ?= 512MiB,1GiB,2GiB
+BENCH_SERVE_CLIENTS ?= 8
+.PHONY: bench bench-go bench-data bench-check bench-page-analyze bench-mixes bench-serve
 
 bench-data:
 	@test -f $(BENCH_DIR)/.complete || { rm -rf $(BENCH_DIR) && \
@@ -63,11 +74,22 @@ bench-check: cli bench-data bin/imas-base
 # One directory per mix and size, generated once (.complete marks a full one).
 bench-mixes: cli
 	@mkdir -p bench/out
-	@set -e; for size in $(BENCH_MIX_SIZES); do for mix in $(BENCH_MIXES); do \
+	@set -e; first=$(firstword $(BENCH_MIX_SIZES)); for size in $(BENCH_MIX_SIZES); do for mix in $(BENCH_MIXES); do \
 	  dir=/tmp/imas-bench-$$mix-$$size; \
 	  test -f $$dir/.complete || { rm -rf $$dir && $(GO) run ./cmd/imas-gen -profile $$mix -size $$size -o $$dir && touch $$dir/.complete; }; \
-	  $(GO) run ./internal/benchcmp -dir $$dir -imas bin/imas -runs $(BENCH_MIX_RUNS) -mix $$mix -rows bench/out/mixes.tsv -o bench/out/$$mix-$$size.json; \
+	  scale=; [ $$size = $$first ] || scale="-scale-of bench/out/$$mix-$$first.json"; \
+	  $(GO) run ./internal/benchcmp -dir $$dir -imas bin/imas -runs $(BENCH_MIX_RUNS) -mix $$mix -rows bench/out/mixes.tsv $$scale -o bench/out/$$mix-$$size.json; \
 	done; done
 	@dir=/tmp/imas-bench-hugegraph; \
 	test -f $$dir/.complete || { rm -rf $$dir && $(GO) run ./cmd/imas-gen -profile hugegraph -o $$dir && touch $$dir/.complete; }; \
 	$(GO) run ./internal/benchcmp -dir $$dir -imas bin/imas -runs $(BENCH_MIX_RUNS) -mix hugegraph -rows bench/out/mixes.tsv -o bench/out/hugegraph.json
+
+# One directory per mix (generated once), sent as one tar body per upload.
+bench-serve: cli
+	@mkdir -p bench/out
+	@set -eo pipefail; inputs=; for mix in $(BENCH_SERVE_MIXES); do \
+	  dir=/tmp/imas-bench-$$mix-$(BENCH_SERVE_SIZE); \
+	  test -f $$dir/.complete || { rm -rf $$dir && $(GO) run ./cmd/imas-gen -profile $$mix -size $(BENCH_SERVE_SIZE) -o $$dir && touch $$dir/.complete; }; \
+	  inputs=$$inputs$${inputs:+,}$$mix=$$dir; \
+	done; \
+	$(GO) run ./internal/benchserve -imas bin/imas -inputs $$inputs -budgets '$(BENCH_SERVE_BUDGETS)' -clients $(BENCH_SERVE_CLIENTS) | tee bench/out/serve.txt
