@@ -39,6 +39,11 @@ type result struct {
 	ImasRSSMiB float64 `json:"imas_peak_rss_mib"`
 	GrepMBps   float64 `json:"grep_mb_per_s"`
 	ImasMBps   float64 `json:"imas_mb_per_s"`
+	// RecordsPS is set with -rows (the records are counted then).
+	RecordsPS float64 `json:"records_per_s,omitempty"`
+	// Scaling is set with -scale-of: this run's time over the smaller
+	// run's scaled by the sizes (1: time grows as the input does).
+	Scaling float64 `json:"scaling,omitempty"`
 	// BaseCommit is the commit make bench-check builds as the same-run
 	// baseline; BaseSec and BaseRatio (imas/base) are set when one ran.
 	BaseCommit string  `json:"base_commit,omitempty"`
@@ -56,7 +61,8 @@ func main() {
 	tol := flag.Float64("tolerance", 0.20, "allowed relative regression of the ratio")
 	baseBin := flag.String("base", "", "an older imas binary to run alternately as the same-run baseline")
 	mix := flag.String("mix", "", "name of the input's mix, for -rows")
-	rowsOut := flag.String("rows", "", "append one tab-separated row (mix, MB, MB/s, records/s, ratio, CPU s, peak RSS MiB) to this file")
+	rowsOut := flag.String("rows", "", "append one tab-separated row (mix, MB, MB/s, records/s, ratio, CPU s, peak RSS MiB, scaling) to this file")
+	scaleOf := flag.String("scale-of", "", "the -o JSON of the same mix at a smaller size: report this run's scaling, time / (size ratio × that time)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchcmp -dir DIR [-runs N] [-o out.json] [-baseline b.json -check]")
@@ -108,16 +114,25 @@ func main() {
 		res.BaseRatio = res.ImasSec / res.BaseSec
 		fmt.Printf("base imas total:     %.3f s (%s); imas/base %.2f\n", res.BaseSec, *baseBin, res.BaseRatio)
 	}
+	scaling := "-"
+	if *scaleOf != "" {
+		small := readResult(*scaleOf)
+		factor := float64(res.Bytes) / float64(small.Bytes)
+		res.Scaling = res.ImasSec / (factor * small.ImasSec)
+		scaling = fmt.Sprintf("%.2f", res.Scaling)
+		fmt.Printf("scaling:             %.2f = %.3f s / (%.2f × %.3f s of %.0f MB); target ≤ 1.15\n",
+			res.Scaling, res.ImasSec, factor, small.ImasSec, float64(small.Bytes)/1e6)
+	}
 	if *rowsOut != "" {
-		records := countRecords(files)
-		row := fmt.Sprintf("%s\t%.0f\t%.1f\t%.0f\t%.2f\t%.2f\t%.0f\n", *mix, float64(size)/1e6, res.ImasMBps,
-			float64(records)/res.ImasSec, res.Ratio, median(cpuT), res.ImasRSSMiB)
+		res.RecordsPS = float64(countRecords(files)) / res.ImasSec
+		row := fmt.Sprintf("%s\t%.0f\t%.1f\t%.0f\t%.2f\t%.2f\t%.0f\t%s\n", *mix, float64(size)/1e6, res.ImasMBps,
+			res.RecordsPS, res.Ratio, median(cpuT), res.ImasRSSMiB, scaling)
 		f, err := os.OpenFile(*rowsOut, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			fail("%v", err)
 		}
 		if st, _ := f.Stat(); st != nil && st.Size() == 0 {
-			fmt.Fprintf(f, "# %s\nmix\tMB\tMB/s\trecords/s\tratio to grep -c\timas CPU s\tpeak RSS MiB\n", res.Machine)
+			fmt.Fprintf(f, "# %s\nmix\tMB\tMB/s\trecords/s\tratio to grep -c\timas CPU s\tpeak RSS MiB\tscaling\n", res.Machine)
 		}
 		f.WriteString(row)
 		f.Close()
@@ -153,6 +168,22 @@ func main() {
 			fail("regression: ratio %.2f > %.2f", res.Ratio, limit)
 		}
 	}
+}
+
+// readResult reads the -o JSON of an earlier run.
+func readResult(path string) result {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fail("%v", err)
+	}
+	var r result
+	if err := json.Unmarshal(b, &r); err != nil {
+		fail("%s: %v", path, err)
+	}
+	if r.Bytes <= 0 || r.ImasSec <= 0 {
+		fail("%s: no bytes or imas_seconds", path)
+	}
+	return r
 }
 
 func plogs(dir string) ([]string, int64) {

@@ -12,7 +12,10 @@
 //	command            what was timed (default "imas total")
 //	bytes              input size
 //	imas_mb_per_s      throughput of the command
+//	records_per_s      memory records read a second
 //	ratio              its wall time over grep -c's on the same files
+//	scaling            its time over that of the same mix at a smaller size,
+//	                   scaled by the sizes (1: time grows as the input)
 //	imas_peak_rss_mib  its peak resident set
 //	runs               alternating runs the medians were taken over
 //	cpu                the CPU (default: the model name in -cpuinfo)
@@ -53,7 +56,9 @@ type row struct {
 	Command string  `json:"command"`
 	Bytes   int64   `json:"bytes"`
 	MBps    float64 `json:"imas_mb_per_s"`
+	Records float64 `json:"records_per_s"`
 	Ratio   float64 `json:"ratio"`
+	Scaling float64 `json:"scaling"`
 	RSSMiB  float64 `json:"imas_peak_rss_mib"`
 	Runs    int     `json:"runs"`
 	CPU     string  `json:"cpu"`
@@ -218,8 +223,8 @@ func parseCPUInfo(r io.Reader) string {
 // its own ran on cpu.
 func renderTable(rows []row, cpu string) string {
 	var b strings.Builder
-	b.WriteString("| mix | size | command | throughput | × `grep -c` | peak RSS | CPU |\n")
-	b.WriteString("|---|---:|---|---:|---:|---:|---|\n")
+	b.WriteString("| mix | size | command | throughput | records/s | × `grep -c` | scaling | peak RSS | CPU |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---|\n")
 	for _, r := range rows {
 		c := r.CPU
 		if c == "" {
@@ -237,12 +242,19 @@ func renderTable(rows []row, cpu string) string {
 		if r.RSSMiB > 0 {
 			rss = fmt.Sprintf("%.0f MiB", r.RSSMiB)
 		}
-		fmt.Fprintf(&b, "| %s | %s | `%s` | %.0f MB/s | %s | %s | %s |\n",
-			cell(r.Mix), sz, cell(r.Command), r.MBps, ratio, rss, cell(c))
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %.0f MB/s | %s | %s | %s | %s | %s |\n",
+			cell(r.Mix), sz, cell(r.Command), r.MBps, orDash(r.Records > 0, "%.2fM", r.Records/1e6), ratio,
+			orDash(r.Scaling > 0, "%.2f", r.Scaling), rss, cell(c))
 	}
 	runs := 0
 	for _, r := range rows {
 		runs = max(runs, r.Runs)
+	}
+	for _, r := range rows {
+		if r.Scaling > 0 {
+			b.WriteString("\nScaling: the time of a row over that of the same mix at the first size measured, times the ratio of their sizes (5 GB / (10 × 0.5 GB)); 1 is time growing as the input does.\n")
+			break
+		}
 	}
 	if runs > 0 {
 		fmt.Fprintf(&b, "\nMedians of up to %d alternating runs of each command; written by `make bench` (`internal/benchtable`).\n", runs)
@@ -250,6 +262,14 @@ func renderTable(rows []row, cpu string) string {
 		b.WriteString("\nWritten by `make bench` (`internal/benchtable`).\n")
 	}
 	return b.String()
+}
+
+// orDash formats v, or gives a dash when there is no value.
+func orDash(ok bool, format string, v float64) string {
+	if !ok {
+		return "—"
+	}
+	return fmt.Sprintf(format, v)
 }
 
 // cell keeps a value from breaking the table.

@@ -67,13 +67,16 @@ func TestReadRows(t *testing.T) {
 
 func TestRenderTable(t *testing.T) {
 	rows := []row{
-		{Mix: "set-heavy", Command: "imas total", Bytes: 587202671, MBps: 1096.7, Ratio: 1.2265, RSSMiB: 233.2, Runs: 3},
+		{Mix: "set-heavy", Command: "imas total", Bytes: 587202671, MBps: 1096.7, Records: 4_123_456, Ratio: 1.2265, RSSMiB: 233.2, Runs: 3},
+		{Mix: "set-heavy", Command: "imas total", Bytes: 5_400_000_000, MBps: 1000, Ratio: 1.3, Scaling: 1.0967, RSSMiB: 240, Runs: 3},
 		{Mix: "a|b", Command: "imas report", Bytes: 5_400_000_000, MBps: 250, CPU: "Kunpeng 920, 8 CPUs"},
 	}
-	want := "| mix | size | command | throughput | × `grep -c` | peak RSS | CPU |\n" +
-		"|---|---:|---|---:|---:|---:|---|\n" +
-		"| set-heavy | 587 MB | `imas total` | 1097 MB/s | 1.23 | 233 MiB | AMD EPYC, 2 CPUs |\n" +
-		"| a\\|b | 5.4 GB | `imas report` | 250 MB/s | — | — | Kunpeng 920, 8 CPUs |\n" +
+	want := "| mix | size | command | throughput | records/s | × `grep -c` | scaling | peak RSS | CPU |\n" +
+		"|---|---:|---|---:|---:|---:|---:|---:|---|\n" +
+		"| set-heavy | 587 MB | `imas total` | 1097 MB/s | 4.12M | 1.23 | — | 233 MiB | AMD EPYC, 2 CPUs |\n" +
+		"| set-heavy | 5.4 GB | `imas total` | 1000 MB/s | — | 1.30 | 1.10 | 240 MiB | AMD EPYC, 2 CPUs |\n" +
+		"| a\\|b | 5.4 GB | `imas report` | 250 MB/s | — | — | — | — | Kunpeng 920, 8 CPUs |\n" +
+		"\nScaling: the time of a row over that of the same mix at the first size measured, times the ratio of their sizes (5 GB / (10 × 0.5 GB)); 1 is time growing as the input does.\n" +
 		"\nMedians of up to 3 alternating runs of each command; written by `make bench` (`internal/benchtable`).\n"
 	if got := renderTable(rows, "AMD EPYC, 2 CPUs"); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -144,7 +147,7 @@ ok  	imas/internal/pagetest	60.1s
 	}
 	// A row without size, ratio or RSS renders dashes there.
 	table := renderTable([]row{{Mix: "PageRead", Command: "page", MBps: 230.7}}, "AMD EPYC, 2 CPUs")
-	if !strings.Contains(table, "| PageRead | — | `page` | 231 MB/s | — | — | AMD EPYC, 2 CPUs |") {
+	if !strings.Contains(table, "| PageRead | — | `page` | 231 MB/s | — | — | — | — | AMD EPYC, 2 CPUs |") {
 		t.Errorf("table:\n%s", table)
 	}
 }
