@@ -54,6 +54,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitNoInput
 	}
 	printShortSummary(stdout, rep, *out)
+	if note := export.TraceNote(rep, opts); note != "" {
+		fmt.Fprintf(stdout, "trace: %s\n", note)
+	}
 	return code
 }
 

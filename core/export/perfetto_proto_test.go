@@ -559,3 +559,29 @@ func TestReportJSONWithoutRows(t *testing.T) {
 		t.Errorf("without rows %d bytes, with %d", slim.Len(), full.Len())
 	}
 }
+
+// TestTraceNote: the CLI's note says what a scoped trace left out, and
+// points a JSON trace's users at the protobuf format.
+func TestTraceNote(t *testing.T) {
+	rep := sample(t, "mixed")
+	left := fmt.Sprintf("%d of %d graphs", len(rep.Graphs)-1, len(rep.Graphs))
+	for _, tc := range []struct {
+		name      string
+		o         export.TraceOptions
+		want      string // prefix; "" for no note
+		wantProto bool   // suggests -trace-format proto
+	}{
+		{"every graph fits", export.TraceOptions{}, "", false},
+		{"all graphs", export.TraceOptions{Scope: export.TraceScope{Graphs: export.AllGraphs}}, "", false},
+		{"json, the largest", export.TraceOptions{Scope: export.TraceScope{Graphs: 1}}, left, true},
+		{"proto, the largest", export.TraceOptions{Format: export.TraceProto, Scope: export.TraceScope{Graphs: 1}}, left, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := export.TraceNote(rep, tc.o)
+			if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) ||
+				strings.Contains(got, "-trace-format proto") != tc.wantProto {
+				t.Errorf("note %q, want it to start with %q (proto suggested: %v)", got, tc.want, tc.wantProto)
+			}
+		})
+	}
+}

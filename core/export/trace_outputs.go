@@ -50,3 +50,17 @@ func OutputsWith(o TraceOptions) []Output {
 	}
 	return out
 }
+
+// TraceNote says what the trace written with o leaves out of rep, and how
+// to draw more ("" when it shows every graph), for the CLI's summary.
+func TraceNote(rep *model.Report, o TraceOptions) string {
+	autoRows := AutoTraceRowsJSON
+	if o.Format == TraceProto {
+		autoRows = AutoTraceRowsProto
+	}
+	_, note := o.Scope.graphs(rep.Graphs, autoRows)
+	if note == "" || o.Format == TraceProto {
+		return note
+	}
+	return note + "; -trace-format proto writes a trace about half the size that holds twice the rows"
+}
