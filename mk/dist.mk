@@ -4,8 +4,9 @@
 #                    single-file page dist/imas.html; the edge worker bundle
 #                    dist/imas-worker-VERSION.tar.gz; dist/SHA256SUMS
 #   make test-dist   make dist, then run the linux/amd64 binary: it must print
-#                    its commit and serve the page (not part of "make test":
-#                    it builds four binaries)
+#                    its commit and serve the page; and the worker bundle under
+#                    workerd: its /healthz must name the commit too (not part
+#                    of "make test": it builds five binaries)
 # dist/ is a folder too, hence .PHONY: without it "make dist" would do
 # nothing once dist/ exists.
 DIST_PLATFORMS := linux/amd64 linux/arm64 windows/amd64 darwin/arm64
@@ -21,12 +22,13 @@ ifndef BUILD_DATE
 BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 endif
 # GOFLAGS has -buildvcs=false (no .git in some build boxes), so the commit and
-# the date are stamped here; "imas version" prints them (internal/driver).
+# the date are stamped here, into the binaries and the worker bundle; "imas
+# version" and /healthz print them (internal/driver).
 DIST_LDFLAGS := -s -w -X imas/core.Version=$(VERSION) -X imas/internal/driver.commit=$(COMMIT) -X imas/internal/driver.buildDate=$(BUILD_DATE)
 
 .PHONY: dist test-dist
 dist: page
-	$(MAKE) worker
+	$(MAKE) worker WORKER_LDFLAGS='$(DIST_LDFLAGS)'
 	rm -rf dist/imas-* dist/imas.html dist/SHA256SUMS
 	set -e; for p in $(DIST_PLATFORMS); do \
 	  os=$${p%/*}; arch=$${p#*/}; name=imas-$(VERSION)-$$os-$$arch; exe=imas; \
@@ -49,4 +51,7 @@ test-dist: dist
 	tar -C dist/check -xzf dist/imas-$(VERSION)-linux-amd64.tar.gz
 	IMAS_DIST_BINARY=$(CURDIR)/dist/check/imas-$(VERSION)-linux-amd64/imas IMAS_DIST_COMMIT=$(COMMIT) \
 	  $(GO) test -count=1 -run '^TestReleaseBinary$$' ./cmd/imas
+	tar -C dist/check -xzf dist/imas-worker-$(VERSION).tar.gz
+	IMAS_WORKER_DIR=$(CURDIR)/dist/check/worker IMAS_WORKER_COMMIT=$(COMMIT) IMAS_REQUIRE_TOOLS=1 \
+	  $(GO) test -count=1 -run '^TestWorkerd$$' ./wasm/edge
 	rm -rf dist/check

@@ -6,6 +6,8 @@
 #   make serve        imas serve on 127.0.0.1:8080
 WORKER_DIR := dist/worker
 WORKERD := node_modules/.bin/workerd
+# make dist stamps the release bundle's version, commit and date (/healthz).
+WORKER_LDFLAGS ?=
 
 .PHONY: worker run-worker test-worker serve
 TEST_DEPS += test-worker
@@ -14,7 +16,7 @@ worker:
 	rm -rf $(WORKER_DIR)
 	mkdir -p $(WORKER_DIR)/build
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(WORKER_DIR)/build
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WORKER_DIR)/build/app.wasm ./wasm/edge
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '$(WORKER_LDFLAGS)' -o $(WORKER_DIR)/build/app.wasm ./wasm/edge
 	cp wasm/edge/config.capnp wasm/edge/wrangler.toml $(WORKER_DIR)/
 
 run-worker: worker

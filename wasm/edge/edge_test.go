@@ -29,7 +29,8 @@ const sample = "../../testdata/samples/basic/plog-1311101_20261202080000000.log"
 // TestWorkerd runs the worker the way it is deployed: the js/wasm build
 // with syumai/workers' shim under npm's workerd, on a loopback socket, and
 // checks its answers against core.Analyze on the same log. It uses the
-// "make worker" output in $IMAS_WORKER_DIR, or builds one.
+// "make worker" output in $IMAS_WORKER_DIR, or builds one; with
+// $IMAS_WORKER_COMMIT, /healthz must name that commit.
 func TestWorkerd(t *testing.T) {
 	workerd, err := filepath.Abs("../../node_modules/.bin/workerd")
 	if err != nil {
@@ -52,8 +53,20 @@ func TestWorkerd(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := filepath.Base(sample)
+	// A stamped release bundle names its own version in report.json's
+	// "tool"; the answers expected are computed as that version.
+	if v := workerVersion(t, base); v != core.Version {
+		defer func(v string) { core.Version = v }(core.Version)
+		core.Version = v
+	}
 	want := expect(t, name, log)
 
+	// A release bundle (make test-dist) must name the commit it was built
+	// from, as the other release binaries do.
+	health := `"status":"ok"`
+	if c := os.Getenv("IMAS_WORKER_COMMIT"); c != "" {
+		health = `"commit":"` + c + `"`
+	}
 	client := &http.Client{Timeout: 60 * time.Second}
 	for _, tc := range []struct {
 		name, path string
@@ -63,7 +76,7 @@ func TestWorkerd(t *testing.T) {
 		canonical  bool   // compare the JSON with sorted keys
 		contains   string
 	}{
-		{"health", "/healthz", nil, 200, "", false, `"status":"ok"`},
+		{"health", "/healthz", nil, 200, "", false, health},
 		{"report with rows", "/api/report?rows=1", multipartBody(name, log, "file"), 200, want.json, false, ""},
 		{"report, rows omitted by default", "/api/report", multipartBody(name, log, "file"), 200, want.noRows, true, ""},
 		{"total, raw body", "/api/total", rawBody(log), 200, want.total, false, ""},
@@ -148,6 +161,20 @@ func expect(t *testing.T, name string, log []byte) expected {
 	return expected{json: js.String(), noRows: withoutRows(t, js.Bytes()), total: total.String(), diff: diff.String()}
 }
 
+// workerVersion is the version the worker's /healthz names.
+func workerVersion(t *testing.T, base string) string {
+	res, err := (&http.Client{Timeout: 60 * time.Second}).Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var h struct{ Version string }
+	if err := json.NewDecoder(res.Body).Decode(&h); err != nil || h.Version == "" {
+		t.Fatalf("/healthz: %v, version %q", err, h.Version)
+	}
+	return h.Version
+}
+
 // withoutRows is report.json as the worker sends it by default: the
 // per-tensor lists emptied, everything else as it was.
 func withoutRows(t *testing.T, report []byte) string {
@@ -161,9 +188,19 @@ func withoutRows(t *testing.T, report []byte) string {
 			g.(map[string]any)[k] = []any{}
 		}
 	}
-	vars, _ := m["variables"].([]any) // null when there are none
-	for _, v := range vars {
-		v.(map[string]any)["rows"] = []any{}
+	// Variables and pools are lists when there are none, address checks
+	// null.
+	for _, k := range []string{"variables", "pools", "address_checks"} {
+		list, _ := m[k].([]any)
+		for _, v := range list {
+			v.(map[string]any)["rows"] = []any{}
+		}
+	}
+	if m["variables"] == nil {
+		m["variables"] = []any{}
+	}
+	if m["pools"] == nil {
+		m["pools"] = []any{}
 	}
 	m["extra"] = map[string]any{"rows_omitted": true}
 	return canonical(t, m)
