@@ -166,11 +166,13 @@ func (s *server) report(w http.ResponseWriter, r *http.Request) *apiError {
 	if e != nil {
 		return e
 	}
-	if !keep {
-		omitRows(rep)
-	}
 	w.Header().Set("Content-Type", "application/json")
-	export.WriteJSON(w, rep) // an error here is the client going away
+	// An error here is the client going away.
+	if keep {
+		export.WriteJSON(w, rep)
+	} else {
+		export.WriteJSONWithoutRows(w, rep) // as imas report -rows=false
+	}
 	return nil
 }
 
@@ -184,18 +186,4 @@ func (s *server) total(w http.ResponseWriter, r *http.Request) *apiError {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	driver.Total.Text(w, rep) // an error here is the client going away
 	return nil
-}
-
-// omitRows empties the per-tensor lists of rep and says so in the report.
-func omitRows(rep *model.Report) {
-	for _, g := range rep.Graphs {
-		g.Rows, g.Reassign, g.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
-	}
-	for _, v := range rep.Variables {
-		v.Rows = []model.VarRow{}
-	}
-	if rep.Extra == nil {
-		rep.Extra = map[string]any{}
-	}
-	rep.Extra["rows_omitted"] = true
 }

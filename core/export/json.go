@@ -209,8 +209,8 @@ func (x *indenter) Write(p []byte) (int, error) {
 }
 
 // WriteJSONWithoutRows writes report.json without the per-tensor rows of
-// graphs and variables and the per-allocation rows of pools (their
-// figures stay), marked extra.rows_omitted: the summary of a big run is
+// graphs and variables, the per-allocation rows of pools and the
+// per-operator rows of address checks (their figures stay), marked extra.rows_omitted: the summary of a big run is
 // then small. rep itself is not changed.
 func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	r := *rep
@@ -231,6 +231,13 @@ func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 		c := *p
 		c.Rows = []model.PoolRow{}
 		r.Pools[i] = &c
+	}
+	if rep.AddressChecks != nil {
+		r.AddressChecks = make([]model.AddressCheck, len(rep.AddressChecks))
+	}
+	for i := range rep.AddressChecks {
+		r.AddressChecks[i] = rep.AddressChecks[i]
+		r.AddressChecks[i].Rows = []model.AddrRow{}
 	}
 	r.Extra = make(map[string]any, len(rep.Extra)+1)
 	for k, v := range rep.Extra {

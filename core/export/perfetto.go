@@ -39,7 +39,7 @@ func WritePerfetto(w io.Writer, rep *model.Report) error {
 func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 	t := newTraceWriter(w)
 	t.raw(`{"traceEvents":[`)
-	origin, note := writePerfettoEvents(t, rep, sc, AutoTraceRowsJSON)
+	origin, note := writePerfettoEvents(t, rep, sc, jsonLimits)
 	// traceEvents comes first: older Perfetto releases skip the rest of
 	// the file after a top-level key they do not know.
 	t.raw("\n],\n\"metadata\":{\"source\":\"imas\",\"graph_time\":\"1 ms = 1 topological step\"")
@@ -56,12 +56,14 @@ func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 }
 
 // writePerfettoEvents writes the trace's events through t: the graphs sc
-// keeps (autoRows: the automatic scope's limit), then the runtime
-// processes. It returns the runtime time origin
-// and the note saying which graphs were left out ("" if none).
-func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, autoRows int) (origin, note string) {
-	p := &perfetto{t: t}
-	keep, note := sc.graphs(rep.Graphs, autoRows)
+// keeps (lim: the automatic scope's limits), then the runtime processes
+// with the pool allocations before the scope's cut. It returns the runtime
+// time origin and the note saying what was left out ("" if nothing).
+func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, lim traceLimits) (origin, note string) {
+	keep, graphNote := sc.graphs(rep.Graphs, lim.rows)
+	cut, poolNote := sc.poolCut(rep.Pools, lim.poolRows)
+	note = joinNotes(graphNote, poolNote)
+	p := &perfetto{t: t, poolCut: cut}
 	// Track ids start above every process id, so no track is taken for
 	// the "main thread" of its process and sorted first.
 	p.tid = int64(len(rep.Graphs)) + runtimeProcesses(rep)
@@ -86,6 +88,7 @@ type perfetto struct {
 	sortIdx  int64 // thread_sort_index of the last track of the process
 	lanes    lanes
 	asyncID  int64 // last async slice id
+	poolCut  int64 // log time from which pool allocations are left out (0: none)
 	// scratch, reused across graphs and pools
 	idx    []int32
 	deltas []delta

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"imas/core/model"
 )
 
 func TestAppendString(t *testing.T) {
@@ -80,5 +82,64 @@ func TestConflictList(t *testing.T) {
 		if got := conflictList(keys[:tc.n]); got != tc.want {
 			t.Errorf("conflictList(%d keys) = %q, want %q", tc.n, got, tc.want)
 		}
+	}
+}
+
+// TestPoolCut: beyond the pool limit the trace keeps the earliest
+// allocations, stops the pool's counter at the cut and says what it left
+// out; -trace-graphs all keeps every allocation.
+func TestPoolCut(t *testing.T) {
+	pl := &model.Pool{PID: "7", Allocator: "allocator_1"}
+	for i := range int64(5) { // at 10, 20, ... 50 µs, each freed 5 µs later
+		pl.Rows = append(pl.Rows, model.PoolRow{Time: 10 * (i + 1), FreeTime: 10*(i+1) + 5, Size: 512, RealSize: 100, Line: i + 1})
+	}
+	pl.Rows[2].FreeTime = 47 // kept, freed after the cut
+	rep := &model.Report{Pools: []*model.Pool{pl}}
+	lim := traceLimits{rows: 1000, poolRows: 3}
+	for _, tc := range []struct {
+		name      string
+		sc        TraceScope
+		slices    int
+		lastCount int64 // log time of the pool counter's last value, from 10
+		note      string
+	}{
+		{"auto", TraceScope{}, 3, 30, "2 of 5 RT2 pool allocations (those from log time "},
+		{"largest graph", TraceScope{Graphs: 1}, 3, 30, "2 of 5 RT2 pool allocations"},
+		{"all", TraceScope{Graphs: AllGraphs}, 5, 55, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			tw := newTraceWriter(&b)
+			tw.raw("[")
+			_, note := writePerfettoEvents(tw, rep, tc.sc, lim)
+			tw.raw("]")
+			if err := tw.flush(); err != nil {
+				t.Fatal(err)
+			}
+			var evs []struct {
+				Ph   string
+				Ts   int64
+				Name string
+			}
+			if err := json.Unmarshal([]byte(b.String()), &evs); err != nil {
+				t.Fatalf("%v\n%s", err, b.String())
+			}
+			var begins int
+			var lastCount int64 = -1
+			for _, e := range evs {
+				switch {
+				case e.Ph == "b":
+					begins++
+				case e.Ph == "C" && e.Name == "pool allocator_1":
+					lastCount = e.Ts
+				}
+			}
+			if begins != tc.slices || lastCount != tc.lastCount-10 || !strings.HasPrefix(note, tc.note) || (tc.note == "") != (note == "") {
+				t.Errorf("%d slices, counter up to %d, note %q; want %d, %d, %q…", begins, lastCount, note, tc.slices, tc.lastCount-10, tc.note)
+			}
+			if tc.note != "" && !strings.Contains(b.String(), "imas: "+note) {
+				t.Error("the trace does not name what it left out")
+			}
+		})
 	}
 }

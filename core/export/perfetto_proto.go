@@ -97,7 +97,7 @@ func WritePerfettoProto(w io.Writer, rep *model.Report) error {
 func writePerfettoProto(w io.Writer, rep *model.Report, sc TraceScope) error {
 	pt := newProtoTrace(w)
 	t := &traceWriter{buf: make([]byte, 0, 512), sink: pt.event}
-	writePerfettoEvents(t, rep, sc, AutoTraceRowsProto)
+	writePerfettoEvents(t, rep, sc, protoLimits)
 	if t.err == nil {
 		t.err = pt.err
 	}

@@ -104,7 +104,7 @@ func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) {
 	deltas := p.deltas[:0]
 	for i := range pl.Rows {
 		r := &pl.Rows[i]
-		if r.Time <= 0 {
+		if r.Time <= 0 || p.poolCut > 0 && r.Time >= p.poolCut {
 			continue
 		}
 		end := max(r.FreeTime, r.Time)
@@ -144,6 +144,12 @@ func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) {
 	// Changes at one time are applied together: a block freed and reused
 	// within the same microsecond is not counted twice.
 	slices.SortFunc(deltas, func(a, b delta) int { return cmpInt(a.t, b.t) })
+	// With a cut, the counters stop at it: the allocations after it are
+	// not drawn, so later values would be wrong.
+	if p.poolCut > 0 {
+		n, _ := slices.BinarySearchFunc(deltas, p.poolCut, func(d delta, t int64) int { return cmpInt(d.t, t) })
+		deltas = deltas[:n]
+	}
 	var live, requested int64
 	for i, d := range deltas {
 		live += d.bytes

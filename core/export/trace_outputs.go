@@ -54,13 +54,15 @@ func OutputsWith(o TraceOptions) []Output {
 // TraceNote says what the trace written with o leaves out of rep, and how
 // to draw more ("" when it shows every graph), for the CLI's summary.
 func TraceNote(rep *model.Report, o TraceOptions) string {
-	autoRows := AutoTraceRowsJSON
+	lim := jsonLimits
 	if o.Format == TraceProto {
-		autoRows = AutoTraceRowsProto
+		lim = protoLimits
 	}
-	_, note := o.Scope.graphs(rep.Graphs, autoRows)
+	_, graphNote := o.Scope.graphs(rep.Graphs, lim.rows)
+	_, poolNote := o.Scope.poolCut(rep.Pools, lim.poolRows)
+	note := joinNotes(graphNote, poolNote)
 	if note == "" || o.Format == TraceProto {
 		return note
 	}
-	return note + "; -trace-format proto writes a trace about half the size that holds twice the rows"
+	return note + "; -trace-format proto writes a trace about half the size that holds twice as much"
 }

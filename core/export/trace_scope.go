@@ -34,6 +34,56 @@ const (
 	AutoTraceRowsProto = 500_000
 )
 
+// The RT2 pool allocations a trace holds at most, unless every graph is
+// asked for (AllGraphs): pool-heavy logs hold millions, each a slice and
+// two counter values. Beyond it the trace keeps the earliest allocations,
+// so that what it shows up to the cut is complete.
+const (
+	AutoTracePoolRowsJSON  = 150_000
+	AutoTracePoolRowsProto = 300_000
+)
+
+// traceLimits are the automatic scope's limits of one trace format.
+type traceLimits struct{ rows, poolRows int }
+
+var (
+	jsonLimits  = traceLimits{AutoTraceRowsJSON, AutoTracePoolRowsJSON}
+	protoLimits = traceLimits{AutoTraceRowsProto, AutoTracePoolRowsProto}
+)
+
+// poolCut returns the log time from which pool allocations are left out
+// (0: none is) and a note saying so. Allocations starting before the cut
+// are drawn, at most limit of them.
+func (sc TraceScope) poolCut(pools []*model.Pool, limit int) (cut int64, note string) {
+	if sc.Graphs < 0 {
+		return 0, ""
+	}
+	var starts []int64
+	for _, pl := range pools {
+		for i := range pl.Rows {
+			if t := pl.Rows[i].Time; t > 0 {
+				starts = append(starts, t)
+			}
+		}
+	}
+	if len(starts) <= limit {
+		return 0, ""
+	}
+	slices.Sort(starts)
+	cut = starts[limit] // the first left out; allocations at that time too
+	kept, _ := slices.BinarySearch(starts, cut)
+	return cut, strconv.Itoa(len(starts)-kept) + " of " + strconv.Itoa(len(starts)) +
+		" RT2 pool allocations (those from log time " + logTime(cut) + " on) left out of this trace; the pools' figures in report.json count them all (imas report -trace-graphs all draws every one)"
+}
+
+// joinNotes joins the notes of what a trace leaves out.
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}
+
 // graphs returns which graphs to write (nil: all) and, when some are left
 // out, a note saying which.
 func (sc TraceScope) graphs(gs []*model.Graph, autoRows int) (keep []bool, note string) {
