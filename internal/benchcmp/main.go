@@ -37,6 +37,7 @@ type result struct {
 	ImasSec    float64 `json:"imas_seconds"`
 	Ratio      float64 `json:"ratio"`
 	ImasRSSMiB float64 `json:"imas_peak_rss_mib"`
+	ImasCPUSec float64 `json:"imas_cpu_seconds"`
 	GrepMBps   float64 `json:"grep_mb_per_s"`
 	ImasMBps   float64 `json:"imas_mb_per_s"`
 	// RecordsPS is set with -rows (the records are counted then).
@@ -44,6 +45,9 @@ type result struct {
 	// Scaling is set with -scale-of: this run's time over the smaller
 	// run's scaled by the sizes (1: time grows as the input does).
 	Scaling float64 `json:"scaling,omitempty"`
+	// ScalingCPU is the same of imas's CPU time, which a busy host
+	// disturbs less than the wall time.
+	ScalingCPU float64 `json:"scaling_cpu,omitempty"`
 	// BaseCommit is the commit make bench-check builds as the same-run
 	// baseline; BaseSec and BaseRatio (imas/base) are set when one ran.
 	BaseCommit string  `json:"base_commit,omitempty"`
@@ -101,6 +105,7 @@ func main() {
 		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Bytes:   size, Files: len(files), Runs: *runs,
 		GrepSec: median(grepT), ImasSec: median(imasT), ImasRSSMiB: float64(rss) / 1024,
+		ImasCPUSec: median(cpuT),
 	}
 	res.Ratio = res.ImasSec / res.GrepSec
 	res.GrepMBps = float64(size) / 1e6 / res.GrepSec
@@ -122,6 +127,10 @@ func main() {
 		scaling = fmt.Sprintf("%.2f", res.Scaling)
 		fmt.Printf("scaling:             %.2f = %.3f s / (%.2f × %.3f s of %.0f MB); target ≤ 1.15\n",
 			res.Scaling, res.ImasSec, factor, small.ImasSec, float64(small.Bytes)/1e6)
+		if small.ImasCPUSec > 0 {
+			res.ScalingCPU = res.ImasCPUSec / (factor * small.ImasCPUSec)
+			fmt.Printf("scaling of CPU time: %.2f = %.2f s / (%.2f × %.2f s)\n", res.ScalingCPU, res.ImasCPUSec, factor, small.ImasCPUSec)
+		}
 	}
 	if *rowsOut != "" {
 		res.RecordsPS = float64(countRecords(files)) / res.ImasSec
