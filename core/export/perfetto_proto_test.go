@@ -442,6 +442,14 @@ func TestPerfettoProtoMatchesJSON(t *testing.T) {
 				t.Errorf("protobuf trace differs from the JSON trace (%d vs %d lines)\n%s", len(got), len(want), lineDiff(got, want))
 			}
 			t.Logf("%d events: JSON %d bytes, protobuf %d bytes", len(want), len(js), len(pb))
+			// A scoped trace (the largest graph, and the note saying what
+			// was left out) carries the same content in both formats too.
+			one := export.TraceScope{Graphs: 1}
+			js = traceFile(t, export.TraceOptions{Format: export.TraceJSON, Scope: one}, rep)
+			pb = traceFile(t, export.TraceOptions{Format: export.TraceProto, Scope: one}, rep)
+			if want, got := jsonTraceLines(t, js), decodeProtoTrace(t, pb); !slices.Equal(got, want) {
+				t.Errorf("scoped protobuf trace differs from the scoped JSON trace (%d vs %d lines)\n%s", len(got), len(want), lineDiff(got, want))
+			}
 		})
 	}
 }
