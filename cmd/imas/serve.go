@@ -102,6 +102,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	logger.Printf("serving on http://%s/ (body limit %s, time limit %s)", ln.Addr(), *maxBody, *timeout)
+	if most := int64(float64(budgetBytes) / server.DefaultChargePerByte); limit > most {
+		logger.Printf("note: the budget %s can analyse at most %s of log at once; bigger uploads stop there (raise -budget, or lower -max-body)", *budget, driver.SizeText(most))
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
