@@ -60,9 +60,9 @@ func (s *server) acquire(ctx context.Context, u *upload) (release func(), e *api
 // length (the body limit when unknown) times ChargePerByte. A compressed
 // raw body (gzip, tar.gz, zip) expands by a ratio known only once it is
 // read, so it is charged the whole budget and runs alone; every input is
-// also held to what the whole budget can analyse (expansionLimit).
+// also held to what the budget can analyse (limitsFor).
 func (s *server) charge(u *upload) int64 {
-	if u.mr == nil && u.compressed() {
+	if u.mr == nil && u.compressed() != "" {
 		return s.budget.limit
 	}
 	size := u.size
@@ -72,12 +72,22 @@ func (s *server) charge(u *upload) int64 {
 	return s.budget.cost(int64(math.Ceil(float64(size) * s.cfg.ChargePerByte)))
 }
 
-// expansionLimit bounds the bytes of log one input may expand to: the
-// configured limit, and at most what the whole memory budget can analyse,
-// so that a compressed body cannot outgrow the charge it was admitted with.
-func (s *server) expansionLimit() input.Limits {
+// limitsFor bounds the bytes of log each input of u may expand to: the
+// configured limit, and at most what the memory budget can analyse beside
+// what the upload holds itself (a zip body is held whole in memory, since
+// it needs random access), so that a compressed body cannot outgrow the
+// budget it was charged.
+func (s *server) limitsFor(u *upload) input.Limits {
 	l := s.cfg.Limits
-	most := int64(float64(s.cfg.Budget) / s.cfg.ChargePerByte)
+	room := s.cfg.Budget
+	if u.mr == nil && u.compressed() == "zip" {
+		size := u.size
+		if size < 0 {
+			size = min(s.cfg.MaxBody, l.MaxZipSpool)
+		}
+		room = max(room-size, 0)
+	}
+	most := max(int64(float64(room)/s.cfg.ChargePerByte), 1)
 	if l.MaxExpanded <= 0 || l.MaxExpanded > most {
 		l.MaxExpanded = most
 	}
@@ -123,7 +133,7 @@ func (s *server) load(ctx context.Context, u *upload, c driver.Command) (*model.
 // analyze runs the analyses of c on logs and turns every way it can fail
 // into an answer.
 func (s *server) analyze(ctx context.Context, u *upload, srcs iter.Seq[input.Source], c driver.Command) (*model.Report, *apiError) {
-	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: s.limits, Workers: s.cfg.Workers})
+	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: s.limitsFor(u), Workers: s.cfg.Workers})
 	if e := u.failure(ctx); e != nil {
 		return nil, e
 	}

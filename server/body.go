@@ -96,11 +96,18 @@ func (s *server) open(w http.ResponseWriter, r *http.Request, multipartOnly bool
 	return u, nil
 }
 
-// compressed reports whether a raw body starts with the magic bytes of
-// gzip (tar.gz too) or zip, which expand beyond their length.
-func (u *upload) compressed() bool {
+// compressed names the compression a raw body starts with, by its magic
+// bytes: "gzip" (tar.gz too) or "zip", which expand beyond their length;
+// "" for anything else.
+func (u *upload) compressed() string {
 	head, _ := u.in.Peek(4)
-	return bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte("PK\x03\x04"))
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return "gzip"
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return "zip"
+	}
+	return ""
 }
 
 // stream is one input of an upload: the raw body or one part.

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"imas/core/input"
 )
 
 // gatedServer is a server whose admitted analyses wait for the gate to
@@ -234,6 +236,38 @@ func TestCharge(t *testing.T) {
 			}
 			if got := s.charge(u); got != want {
 				t.Errorf("charged %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+// TestLimitsFor: every input may expand to what the budget can analyse,
+// less what a zip body holds in memory itself; a smaller configured limit
+// stays.
+func TestLimitsFor(t *testing.T) {
+	basic := basicLog(t)
+	zip := zipOf(namedLog{"a.log", basic})
+	const budget = 64 << 20
+	for _, tc := range []struct {
+		name string
+		cfg  input.Limits
+		body []byte
+		want int64
+	}{
+		{"log", input.Limits{}, basic, budget / 2},
+		{"gzip", input.Limits{}, gzipOf(basic), budget / 2},
+		{"zip: less the body held", input.Limits{}, zip, (budget - int64(len(zip))) / 2},
+		{"smaller limit configured", input.Limits{MaxExpanded: 1 << 20}, gzipOf(basic), 1 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(Config{Budget: budget, ChargePerByte: 2, Limits: tc.cfg})
+			r := httptest.NewRequest("POST", "/api/total", bytes.NewReader(tc.body))
+			u, e := s.open(httptest.NewRecorder(), r, false)
+			if e != nil {
+				t.Fatal(e)
+			}
+			if got := s.limitsFor(u).MaxExpanded; got != tc.want {
+				t.Errorf("MaxExpanded %d, want %d", got, tc.want)
 			}
 		})
 	}

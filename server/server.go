@@ -127,7 +127,6 @@ type server struct {
 	cfg    Config
 	slots  chan struct{} // analyses running; a semaphore, not shared data
 	budget *budget       // memory charged to the analyses in flight; counters only
-	limits input.Limits  // of every input: cfg.Limits within the budget
 }
 
 // New returns the imas handler.
@@ -137,7 +136,6 @@ func newServer(cfg Config) *server {
 	s := &server{cfg: cfg.withDefaults()}
 	s.slots = make(chan struct{}, s.cfg.MaxConcurrent)
 	s.budget = newBudget(s.cfg.Budget, s.cfg.QueueBytes, s.cfg.ChargePerByte)
-	s.limits = s.expansionLimit()
 	return s
 }
 
