@@ -18,11 +18,11 @@ import (
 const (
 	DefaultBudget = 4 * DefaultMaxBody
 	// DefaultChargePerByte is the memory an analysis is charged per byte
-	// of log. make bench-serve measures the peak heap per body byte of the
-	// generated mixes (the most, many small graphs, is below 0.9 when the
-	// garbage collector keeps up, 1.2-1.4 when it does not); with the
-	// server's memory limit at the budget (cmd/imas serve), 1.5 leaves a
-	// third of the budget for garbage, buffers and stacks.
+	// of log. make bench-serve measures the peak per body byte of the
+	// generated mixes: the most, many small graphs, is below 0.9 when the
+	// garbage collector keeps up, 1.2-1.5 when it does not. With the
+	// server's memory limit at the budget (cmd/imas serve), 1.5 leaves
+	// about 40% of the budget for garbage, buffers and stacks.
 	DefaultChargePerByte = 1.5
 )
 
@@ -31,7 +31,8 @@ const (
 // early).
 const retryRate = 20 << 20 // bytes of log a second
 
-// budget admits requests by their cost in bytes of memory. It holds counters only.
+// budget admits requests by their cost in bytes of memory. It holds
+// counters only.
 type budget struct {
 	mu       sync.Mutex
 	limit    int64   // bytes admitted at once
