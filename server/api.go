@@ -133,14 +133,22 @@ func (s *server) load(ctx context.Context, u *upload, c driver.Command) (*model.
 // analyze runs the analyses of c on logs and turns every way it can fail
 // into an answer.
 func (s *server) analyze(ctx context.Context, u *upload, srcs iter.Seq[input.Source], c driver.Command) (*model.Report, *apiError) {
-	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: s.limitsFor(u), Workers: s.cfg.Workers})
+	limits := s.limitsFor(u)
+	rep, err := driver.Analyze(ctx, srcs, c, core.Options{Limits: limits, Workers: s.cfg.Workers})
 	if e := u.failure(ctx); e != nil {
 		return nil, e
 	}
 	var unusable *driver.Unusable
 	switch {
 	case errors.As(err, &unusable):
-		return nil, unusableError(unusable)
+		e := unusableError(unusable)
+		if unusable.Problem == driver.TooLarge {
+			e.Message += "; this server expands an input to at most " + driver.SizeText(limits.MaxExpanded)
+			if cfg := s.cfg.Limits.MaxExpanded; cfg <= 0 || limits.MaxExpanded < cfg {
+				e.Message += ", what its memory budget (-budget) can analyse"
+			}
+		}
+		return nil, e
 	case err != nil:
 		return nil, errorf(http.StatusServiceUnavailable, "analysis stopped: %v", err)
 	}

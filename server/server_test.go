@@ -369,7 +369,7 @@ func TestLimits(t *testing.T) {
 		{"edge limit says why", Edge(nil), "", strings.NewReader("x"), EdgeMaxBody + 1, 413, "Cloudflare Workers accept at most 100 MB"},
 		{"edge, small body", Edge(nil), "", bytes.NewReader(basic), 0, 200, ""},
 		{"expansion limit", Config{Limits: input.Limits{MaxExpanded: 1 << 20}}, "", bytes.NewReader(zeros), 0, 413, "decompression limit"},
-		{"expansion within the memory budget", Config{Budget: 1 << 20, ChargePerByte: 1}, "", bytes.NewReader(zeros), 0, 413, "decompression limit"},
+		{"expansion within the memory budget", Config{Budget: 1 << 20, ChargePerByte: 1}, "", bytes.NewReader(zeros), 0, 413, "at most 1 MiB (1048576 bytes), what its memory budget (-budget) can analyse"},
 		{"zip held in memory", Config{Limits: input.Limits{MaxZipSpool: 1 << 10}}, "", bytes.NewReader(zipOf(namedLog{"a.log", basic})), 0, 413, "in-memory limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
