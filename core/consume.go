@@ -45,6 +45,7 @@ type consumer struct {
 
 // fileOutcome is what finish reports for one input file.
 type fileOutcome struct {
+	read      bool // the file was read (files come out of index order in p.order)
 	info      model.FileInfo
 	duplicate bool
 	diags     []model.Diagnostic // read errors, duplicates, over-long lines
@@ -77,7 +78,11 @@ func (c *consumer) startMerge() {
 // run consumes files until the channel closes.
 func (c *consumer) run(files <-chan *fileState) {
 	for f := range files {
-		c.paths = append(c.paths, f.path)
+		if n := int(f.idx) + 1; n > len(c.paths) {
+			c.paths = append(c.paths, make([]string, n-len(c.paths))...)
+			c.files = append(c.files, make([]fileOutcome, n-len(c.files))...)
+		}
+		c.paths[f.idx] = f.path
 		c.b.SetPaths(c.paths)
 		if c.mb != nil {
 			c.mb.SetPaths(c.paths)
@@ -85,10 +90,10 @@ func (c *consumer) run(files <-chan *fileState) {
 		if f.duplicateOf == "" {
 			f.pending.Wait()
 		}
-		c.add(f, int32(len(c.paths)-1))
+		c.add(f, f.idx)
 		if c.merge != nil {
-			if h, ok := c.p.horizon(f.src); ok {
-				c.merge.emitUpTo(h)
+			if h, ok := c.p.horizon(f.place); ok {
+				c.merge.emitBefore(h)
 			}
 		}
 	}
@@ -96,7 +101,7 @@ func (c *consumer) run(files <-chan *fileState) {
 
 // add accounts for one file and, while the speculation holds, builds it.
 func (c *consumer) add(f *fileState, idx int32) {
-	out := fileOutcome{info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
+	out := fileOutcome{read: true, info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
 	if f.readErr != nil {
 		reason := "truncated-input"
 		if errors.Is(f.readErr, input.ErrBomb) {
@@ -108,7 +113,7 @@ func (c *consumer) add(f *fileState, idx int32) {
 	if f.duplicateOf != "" {
 		out.duplicate = true
 		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
-		c.files = append(c.files, out)
+		c.files[idx] = out
 		return
 	}
 	c.p.mu.Lock()
@@ -147,7 +152,7 @@ func (c *consumer) add(f *fileState, idx int32) {
 		}
 	}
 	fi.Records = fi.Candidates - fi.Rejected
-	c.files = append(c.files, out)
+	c.files[idx] = out
 	if len(chunks) == 0 {
 		return
 	}
@@ -162,7 +167,7 @@ func (c *consumer) add(f *fileState, idx int32) {
 	first, last := s.mergeTimes()
 	if len(c.streams) > 1 && first < c.maxT {
 		c.inOrder = false // the merge, from the start
-		if c.p.planHorizons(f.src); c.p.firstFrom != nil {
+		if c.p.planHorizons(f.place); c.p.firstFrom != nil {
 			c.startMerge()
 		}
 		return
