@@ -12,14 +12,26 @@ import (
 
 // The model is built from the records of all files merged by time
 // (mergeByTime). Waiting for the last file before building leaves one core
-// idle for the whole build, so the consumer builds while the parsers run,
-// speculating that the files come in time order and do not overlap (plog
-// folders: one process's files rotated in time order). The speculation is
-// checked file by file with the exact condition under which the merge is a
-// concatenation; on the first file that breaks it the consumer stops
-// building, and finish builds again from the start with the merge. Records
-// are kept until the end either way (rows on the compact tape), so both paths
-// see the same data and give the same report.
+// idle for the whole build and keeps every record, so the consumer builds
+// while the parsers run. How depends on what is known before the files are
+// read:
+//
+//   - Every source a plain file on disk (Analyze; horizon.go): before it is
+//     read, the earliest first record any later file can have is known (or
+//     bounded from below). The merge runs in steps from the start into the
+//     model (stepwise): a file goes straight into the model when nothing
+//     waits in the merge and no later file can start before its last
+//     record (a plog folder of one process, rotated); otherwise it joins
+//     the merge, which feeds the records due and lets each chunk go once
+//     its records are in. Nothing is kept for later.
+//   - Otherwise (archives, uploads, AnalyzeSeq): the consumer speculates
+//     that the files come in time order and do not overlap. The
+//     speculation is checked file by file with the exact condition under
+//     which the merge is a concatenation; on the first file that breaks it
+//     the consumer stops building, and the build is redone from the start
+//     with the merge. So records are kept until the end (rows on the
+//     compact tape), and both paths see the same data and give the same
+//     report.
 
 // consumer takes finished files in read order.
 type consumer struct {
@@ -31,16 +43,22 @@ type consumer struct {
 	streams []fileStream // non-duplicate files with records, in order
 	files   []fileOutcome
 
-	inOrder bool  // every file so far came after the ones before it
+	inOrder bool  // every file so far was built as it came, without the merge
 	maxT    int64 // latest merge time of the files built so far
 	row     gelog.SetRow
 	rd      *store.TapeReader
 
-	// Once the in-order build stopped (or was not tried), where the first
-	// records of the files still to come are known (horizon.go): the
-	// merge, run in steps into a builder of its own.
+	// stepwise: the merge runs in steps into b from the first file (see
+	// above), and no file is kept for a redo.
+	stepwise bool
+	// The merge run in steps: into b when stepwise; else, once the
+	// in-order build stopped, where the first records of the files still
+	// to come are known (horizon.go), into a builder of its own, mb.
 	merge *merger
 	mb    *model.Builder
+	// maxHeld is the most parsed chunks held at once, waiting to be built
+	// (tests check that it does not grow with the input).
+	maxHeld int
 }
 
 // fileOutcome is what finish reports for one input file.
@@ -73,6 +91,28 @@ func (c *consumer) startMerge() {
 	for _, s := range c.streams {
 		c.merge.push(s)
 	}
+}
+
+// startStepwise starts the merge into b, before the first file.
+func (c *consumer) startStepwise() {
+	c.stepwise = true
+	c.merge = newMerger(c.b.Add)
+}
+
+// held is how many parsed chunks wait to be built.
+func (c *consumer) held() int {
+	n := 0
+	for _, s := range c.streams {
+		for _, ch := range s.chunks {
+			if ch != nil {
+				n++
+			}
+		}
+	}
+	if c.merge != nil && c.mb == nil {
+		n += c.merge.held // the streams above are the merge's otherwise
+	}
+	return n
 }
 
 // run consumes files until the channel closes.
@@ -157,10 +197,15 @@ func (c *consumer) add(f *fileState, idx int32) {
 		return
 	}
 	s := fileStream{file: idx, chunks: chunks}
+	if c.stepwise {
+		c.addStepwise(s, f.place)
+		return
+	}
 	c.streams = append(c.streams, s)
 	if c.merge != nil {
 		c.merge.push(s)
 	}
+	c.maxHeld = max(c.maxHeld, c.held())
 	if !c.inOrder || c.p.ctx.Err() != nil {
 		return
 	}
@@ -174,6 +219,25 @@ func (c *consumer) add(f *fileState, idx int32) {
 	}
 	c.maxT = max(c.maxT, last)
 	c.build(s)
+}
+
+// addStepwise builds s at once when the merge would feed it whole before
+// anything else: nothing waits in the merge, and every record of s comes
+// before the first of any file read later (the horizon). Otherwise s joins
+// the merge.
+func (c *consumer) addStepwise(s fileStream, place int) {
+	if c.p.ctx.Err() != nil {
+		return
+	}
+	if h, ok := c.p.horizon(place); ok && c.merge.h.Len() == 0 {
+		if _, last := s.mergeTimes(); (mergeKey{last, s.file}).less(h) {
+			c.build(s)
+			return
+		}
+	}
+	c.inOrder = false
+	c.merge.push(s)
+	c.maxHeld = max(c.maxHeld, c.held())
 }
 
 // mergeTimes returns the time mergeByTime gives the stream's first record

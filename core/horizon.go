@@ -41,20 +41,28 @@ import (
 
 // plan is Analyze's look at all its sources before the first is read.
 func (p *pipeline) plan(hs *heads) {
-	if len(hs.srcs) < 2 || p.opt.alwaysMerge {
+	if len(hs.srcs) == 0 || p.opt.alwaysMerge {
 		return
 	}
 	p.heads = hs
-	if !hs.startsOutOfOrder() {
-		return
-	}
 	c := p.consumer // it waits for the first file, which orders this before its reads
-	c.inOrder = false
-	p.readOrder()
-	if p.planHorizons(-1); p.firstFrom != nil {
-		c.startMerge()
+	if hs.startsOutOfOrder() {
+		c.inOrder = false
+		p.readOrder()
+	}
+	if len(hs.srcs) == 1 && hs.plain(0) {
+		p.firstFrom = []mergeKey{mergeEnd, mergeEnd} // no file comes later
+	} else if len(hs.srcs) <= maxPlanned {
+		p.planHorizons(-1)
+	}
+	if p.firstFrom != nil {
+		c.startStepwise()
 	}
 }
+
+// maxPlanned is the most sources whose heads are read to plan the merge:
+// beyond it, opening every file once more costs more than it saves.
+const maxPlanned = 4096
 
 // readOrder sets p.order to the sources sorted by the merge time of their
 // first record (ties by index, so of two files with the same content the
@@ -196,7 +204,7 @@ func firstStamp(head []byte) int64 {
 // processes that run at the same time, or names that do not sort by time.
 // A wrong guess costs time, never a different report.
 func (hs *heads) startsOutOfOrder() bool {
-	if len(hs.srcs) < 2 || len(hs.srcs) > 4096 {
+	if len(hs.srcs) < 2 || len(hs.srcs) > maxPlanned {
 		return false
 	}
 	var prev int64
@@ -226,8 +234,8 @@ func (p *pipeline) planHorizons(k int) {
 		return // sources that come one at a time (AnalyzeSeq)
 	}
 	n := len(p.heads.srcs)
-	if k+1 >= n {
-		return
+	if k+1 >= n || k >= 0 && !p.heads.plain(p.sourceAt(k)) {
+		return // an archive's members still to come are not known
 	}
 	first := make([]mergeKey, n+1)
 	first[n] = mergeEnd

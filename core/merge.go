@@ -30,17 +30,21 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 // due before any stream still to come can have one (see horizon.go).
 // A pushed stream's chunks are let go as soon as their records are fed.
 type merger struct {
-	h   recHeap
-	rd  *store.TapeReader
-	row gelog.SetRow
-	add func(gelog.Record)
+	h    recHeap
+	held int // chunks pushed and not yet passed
+	rd   *store.TapeReader
+	row  gelog.SetRow
+	add  func(gelog.Record)
 }
 
 func newMerger(add func(gelog.Record)) *merger {
 	return &merger{rd: store.NewTapeReader(), add: add}
 }
 
-func (m *merger) push(s fileStream) { m.h.push(s) }
+func (m *merger) push(s fileStream) {
+	m.h.push(s)
+	m.held += len(s.chunks)
+}
 
 // emitBefore feeds records in merge order while the next one's key is
 // before limit.
@@ -53,6 +57,9 @@ func (m *merger) emitBefore(limit mergeKey) {
 		feed(m.rd, &m.row, c.file, ch, it, m.add)
 		if it.ref < 0 {
 			ch.records[^it.ref] = nil // let the record go as soon as the model has it
+		}
+		if c.ii == len(ch.items)-1 {
+			m.held--
 		}
 		h.advance()
 	}

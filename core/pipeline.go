@@ -201,7 +201,9 @@ func (p *pipeline) finish() (*model.Report, error) {
 	switch {
 	case c.merge != nil:
 		c.merge.emitBefore(mergeEnd)
-		b = c.mb
+		if c.mb != nil {
+			b = c.mb
+		}
 	case !c.inOrder:
 		b = c.newBuilder()
 		mergeByTime(c.streams, b.Add)
