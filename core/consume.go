@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"imas/core/analyze"
 	"imas/core/gelog"
 	"imas/core/input"
 	"imas/core/model"
@@ -56,6 +57,9 @@ type consumer struct {
 	// to come are known (horizon.go), into a builder of its own, mb.
 	merge *merger
 	mb    *model.Builder
+	built *model.Builder // the one whose report finish returned
+	// early analyses each builder's finished graphs (Options.FiguresOnly).
+	early map[*model.Builder]*analyze.Early
 	// maxHeld is the most parsed chunks held at once, waiting to be built
 	// (tests check that it does not grow with the input).
 	maxHeld int
@@ -81,6 +85,14 @@ func (c *consumer) newBuilder() *model.Builder {
 	b := model.NewBuilder(c.paths)
 	b.SizeHints(c.hints)
 	b.SummaryOnly = c.p.opt.Summary
+	if c.p.opt.Summary && c.p.opt.FiguresOnly {
+		e := analyze.NewEarly()
+		b.OnFinished = e.Finish
+		if c.early == nil {
+			c.early = map[*model.Builder]*analyze.Early{}
+		}
+		c.early[b] = e
+	}
 	return b
 }
 

@@ -27,6 +27,11 @@ type Options struct {
 	// report has figures, conflicts and run-time figures, but no waste,
 	// peak or address checks.
 	Summary bool
+	// FiguresOnly, with Summary, lets each graph's rows go as soon as its
+	// figures and conflicts are computed (analyze.Early), so that memory
+	// does not grow with the rows of the run: the report has no rows.
+	// For callers that print figures only ("imas total").
+	FiguresOnly bool
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
 }

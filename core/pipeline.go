@@ -208,6 +208,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 		b = c.newBuilder()
 		mergeByTime(c.streams, b.Add)
 	}
+	c.built = b
 	rep := b.R
 	rep.Tool = "imas " + Version
 	// Input-level diagnostics come first, then those of the records.
@@ -241,7 +242,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 	c.streams = nil // the records are in the model now
 	b.Finish()
 	if p.opt.Summary {
-		analyze.Summary(rep)
+		analyze.SummaryAfter(rep, c.early[b])
 	} else {
 		analyze.All(rep)
 	}
