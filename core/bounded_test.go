@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"imas/core/diag"
 	"imas/core/export"
 	"imas/core/input"
 	"imas/core/model"
@@ -161,6 +162,47 @@ func TestFiguresOnlyWaitsForEverySummary(t *testing.T) {
 	}
 	log := set(1, "ga", 2) + set(2, "ga", 16) + summary(3, "ga", 2, 4096) +
 		set(4, "gb", 2) + summary(5, "ga", 16, 8192) + summary(6, "gb", 2, 2048) + set(7, "gc", 2)
+	want, got := summaries(t, log)
+	var a, b bytes.Buffer
+	export.WriteTotal(&a, want)
+	export.WriteTotal(&b, got)
+	if a.String() != b.String() || !strings.Contains(a.String(), "8192") {
+		t.Errorf("imas total:\n got %s\nwant (with ga's P2P memory size 8192) %s", b.String(), a.String())
+	}
+}
+
+// TestFiguresOnlyReportsLateEdits: a cut line naming a finished graph makes
+// it the process's current graph again, and an "after append ws" line
+// then edits rows imas total let go: that is reported, not passed over.
+func TestFiguresOnlyReportsLateEdits(t *testing.T) {
+	head := func(ms int) string {
+		return fmt.Sprintf("[INFO] GE(4711,python3):2026-04-18-10:00:00.%03d.000 ", ms)
+	}
+	set := func(ms int, graph string) string {
+		return head(ms) + "[block_mem_assigner.cc:2914]4712 SetOffsetSize:[IMAS]Set " + graph +
+			" name[op_a] optype[Add] output[0] offset to [0] streamid[0] memtype[2] size[2048] realsize[1696] noalignsize[1653] life time begin[1] life time end[7] child[0:1:0:0:1] isref[0] batch[], block_type[]\n"
+	}
+	summary := func(ms int, graph string) string {
+		return head(ms) + "[graph_mem_assigner.cc:1664]4712 SetInputOffset:[IMAS]AfterAssignMemory : " + graph +
+			" memoffset[2048], memtype[2], theory_min[2048], zero_copy[0], total_size[2048], no_reuse[0], streams[1], topo_mode[RDFS], mop[], io_reuse[0:0], alloc_mode[], smp[0]\n"
+	}
+	cut := set(4, "ga")
+	cut = cut[:strings.Index(cut, "life time end")] + "life ti\n"
+	log := set(1, "ga") + summary(2, "ga") + set(3, "gb") + cut +
+		head(5) + "[davinci_model.cc:1]4712 F:[IMAS]after append ws, node op_a refresh output offset from [0] to [4096]\n" + summary(6, "gb")
+	want, got := summaries(t, log)
+	if want.DiagSummary[diag.Truncated] != 1 {
+		t.Fatalf("the cut line is not read as cut: %v", want.DiagSummary)
+	}
+	if n := got.DiagSummary[diag.FinishedGraphEdited]; n != 1 || want.DiagSummary[diag.FinishedGraphEdited] != 0 {
+		t.Errorf("finished-graph-edited: %d with FiguresOnly (want 1), %d without (want 0)", n, want.DiagSummary[diag.FinishedGraphEdited])
+	}
+}
+
+// summaries analyses one log file as a summary, keeping rows (want) and
+// letting them go (got).
+func summaries(t *testing.T, log string) (want, got *model.Report) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "plog-4711.log")
 	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
@@ -170,14 +212,9 @@ func TestFiguresOnlyWaitsForEverySummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Analyze(t.Context(), srcs, Options{Summary: true, FiguresOnly: true})
+	got, err = Analyze(t.Context(), srcs, Options{Summary: true, FiguresOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b bytes.Buffer
-	export.WriteTotal(&a, want)
-	export.WriteTotal(&b, got)
-	if a.String() != b.String() || !strings.Contains(a.String(), "8192") {
-		t.Errorf("imas total:\n got %s\nwant (with ga's P2P memory size 8192) %s", b.String(), a.String())
-	}
+	return want, got
 }
