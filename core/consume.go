@@ -60,9 +60,10 @@ type consumer struct {
 	built *model.Builder // the one whose report finish returned
 	// early analyses each builder's finished graphs (Options.FiguresOnly).
 	early map[*model.Builder]*analyze.Early
-	// maxHeld is the most parsed chunks held at once, waiting to be built
-	// (tests check that it does not grow with the input).
-	maxHeld int
+	// kept counts the chunks of streams; maxHeld is the most parsed chunks
+	// held at once, waiting to be built (tests check that it does not grow
+	// with the input).
+	kept, maxHeld int
 }
 
 // fileOutcome is what finish reports for one input file.
@@ -111,20 +112,13 @@ func (c *consumer) startStepwise() {
 	c.merge = newMerger(c.b.Add)
 }
 
-// held is how many parsed chunks wait to be built.
+// held is how many parsed chunks wait to be built: those in the merge,
+// which has every kept stream once it runs, else every kept stream's.
 func (c *consumer) held() int {
-	n := 0
-	for _, s := range c.streams {
-		for _, ch := range s.chunks {
-			if ch != nil {
-				n++
-			}
-		}
+	if c.merge != nil {
+		return c.merge.held
 	}
-	if c.merge != nil && c.mb == nil {
-		n += c.merge.held // the streams above are the merge's otherwise
-	}
-	return n
+	return c.kept
 }
 
 // run consumes files until the channel closes.
@@ -214,6 +208,7 @@ func (c *consumer) add(f *fileState, idx int32) {
 		return
 	}
 	c.streams = append(c.streams, s)
+	c.kept += len(s.chunks)
 	if c.merge != nil {
 		c.merge.push(s)
 	}
