@@ -36,8 +36,10 @@ import (
 // their place on the command line, so paths, ties and the report do not
 // change; the in-order build is not tried (it would be thrown away).
 // Sources whose heads are unknown (archives, uploads, AnalyzeSeq) are read
-// in the order given and, once the in-order build breaks, merged after the
-// last file: every chunk is kept until then.
+// in the order given and built in order while that holds (consume.go);
+// every chunk is kept for the redo with the merge, which runs in steps
+// once the in-order build breaks if every later source is a plain file,
+// else after the last file.
 
 // plan is Analyze's look at all its sources before the first is read.
 func (p *pipeline) plan(hs *heads) {
