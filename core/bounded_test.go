@@ -16,8 +16,9 @@ import (
 )
 
 // TestMergeKeepsLittle: plain files of one or many processes that log at
-// the same time are merged while they are read, and the parsed chunks
-// waiting to be built stay about one per process, while a merge after the
+// the same time, and a file of lines without a time, are merged while they
+// are read, and the parsed chunks waiting to be built stay about one per
+// process, while a merge after the
 // last file (the path of sources whose heads are unknown) holds them all.
 // Both give the same report, in summary and in full.
 func TestMergeKeepsLittle(t *testing.T) {
@@ -30,6 +31,11 @@ func TestMergeKeepsLittle(t *testing.T) {
 			p.RotateBytes = 192 << 10 // many files, a chunk each
 			dir := t.TempDir()
 			if _, err := gen.Generate(p, dir); err != nil {
+				t.Fatal(err)
+			}
+			// Listed last, a memory line without a plog header: without a
+			// time, it comes first in the merge.
+			if err := os.WriteFile(filepath.Join(dir, "zz-copied.txt"), []byte("[IMAS]Set g name[n] output[0] offset to [0]\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			procs := max(1, len(p.Processes))

@@ -29,12 +29,12 @@ import (
 // the order the files are read in. Plog folders list a process's files
 // together (plog-PID_TIME.log), so in the order given the first file of
 // the last process holds back every record of the others: nearly the
-// whole input would be kept. When the files are seen to start out of order
-// before any is read (startsOutOfOrder), they are read in the order of
-// their first records instead (readOrder), and the merge keeps about one
-// file per process that logs at the same time. Files keep the index of
-// their place on the command line, so paths, ties and the report do not
-// change; the in-order build is not tried (it would be thrown away).
+// whole input would be kept; so would it before a file whose first record
+// has no time (a line without a plog header), which the merge takes
+// first. So the files are read in the order of their first records
+// (readOrder), and the merge keeps about one file per process that logs
+// at the same time. Files keep the index of their place on the command
+// line, so paths, ties and the report do not change.
 // Sources whose heads are unknown (archives, uploads, AnalyzeSeq) are read
 // in the order given and built in order while that holds (consume.go);
 // every chunk is kept for the redo with the merge, which runs in steps
@@ -50,11 +50,11 @@ func (p *pipeline) plan(hs *heads) {
 	c := p.consumer // it waits for the first file, which orders this before its reads
 	if hs.startsOutOfOrder() {
 		c.inOrder = false
-		p.readOrder()
 	}
 	if len(hs.srcs) == 1 && hs.plain(0) {
 		p.firstFrom = []mergeKey{mergeEnd, mergeEnd} // no file comes later
 	} else if len(hs.srcs) <= maxPlanned {
+		p.readOrder()
 		p.planHorizons(-1)
 	}
 	if p.firstFrom != nil {
