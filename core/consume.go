@@ -17,10 +17,10 @@ import (
 // while the parsers run. How depends on what is known before the files are
 // read:
 //
-//   - Every source a plain file on disk (Analyze; horizon.go): before it is
-//     read, the earliest first record any later file can have is known (or
-//     bounded from below). The merge runs in steps from the start into the
-//     model (stepwise): a file goes straight into the model when nothing
+//   - Every source a plain file on disk (Analyze; horizon.go): the first
+//     record of every file is known before the reading starts, and the
+//     files are read in that order. The merge runs in steps from the start
+//     into the model (stepwise): a file goes straight into the model when nothing
 //     waits in the merge and no later file can start before its last
 //     record (a plog folder of one process, rotated); otherwise it joins
 //     the merge, which feeds the records due and lets each chunk go once
