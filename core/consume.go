@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"imas/core/analyze"
 	"imas/core/gelog"
 	"imas/core/input"
 	"imas/core/model"
@@ -12,14 +13,26 @@ import (
 
 // The model is built from the records of all files merged by time
 // (mergeByTime). Waiting for the last file before building leaves one core
-// idle for the whole build, so the consumer builds while the parsers run,
-// speculating that the files come in time order and do not overlap (plog
-// folders: one process's files rotated in time order). The speculation is
-// checked file by file with the exact condition under which the merge is a
-// concatenation; on the first file that breaks it the consumer stops
-// building, and finish builds again from the start with the merge. Records
-// are kept until the end either way (rows on the compact tape), so both paths
-// see the same data and give the same report.
+// idle for the whole build and keeps every record, so the consumer builds
+// while the parsers run. How depends on what is known before the files are
+// read:
+//
+//   - Every source a plain file on disk (Analyze; horizon.go): the first
+//     record of every file is known before the reading starts, and the
+//     files are read in that order. The merge runs in steps from the start
+//     into the model (stepwise): a file goes straight into the model when nothing
+//     waits in the merge and no later file can start before its last
+//     record (a plog folder of one process, rotated); otherwise it joins
+//     the merge, which feeds the records due and lets each chunk go once
+//     its records are in. Nothing is kept for later.
+//   - Otherwise (archives, uploads, AnalyzeSeq): the consumer speculates
+//     that the files come in time order and do not overlap. The
+//     speculation is checked file by file with the exact condition under
+//     which the merge is a concatenation; on the first file that breaks it
+//     the consumer stops building, and the build is redone from the start
+//     with the merge. So records are kept until the end (rows on the
+//     compact tape), and both paths see the same data and give the same
+//     report.
 
 // consumer takes finished files in read order.
 type consumer struct {
@@ -31,20 +44,31 @@ type consumer struct {
 	streams []fileStream // non-duplicate files with records, in order
 	files   []fileOutcome
 
-	inOrder bool  // every file so far came after the ones before it
+	inOrder bool  // every file so far was built as it came, without the merge
 	maxT    int64 // latest merge time of the files built so far
 	row     gelog.SetRow
 	rd      *store.TapeReader
 
-	// Once the in-order build stopped (or was not tried), where the first
-	// records of the files still to come are known (horizon.go): the
-	// merge, run in steps into a builder of its own.
+	// stepwise: the merge runs in steps into b from the first file (see
+	// above), and no file is kept for a redo.
+	stepwise bool
+	// The merge run in steps: into b when stepwise; else, once the
+	// in-order build stopped, where the first records of the files still
+	// to come are known (horizon.go), into a builder of its own, mb.
 	merge *merger
 	mb    *model.Builder
+	built *model.Builder // the one whose report finish returned
+	// early analyses each builder's finished graphs (Options.FiguresOnly).
+	early map[*model.Builder]*analyze.Early
+	// kept counts the chunks of streams; maxHeld is the most parsed chunks
+	// held at once, waiting to be built (tests check that it does not grow
+	// with the input).
+	kept, maxHeld int
 }
 
 // fileOutcome is what finish reports for one input file.
 type fileOutcome struct {
+	read      bool // the file was read (files come out of index order in p.order)
 	info      model.FileInfo
 	duplicate bool
 	diags     []model.Diagnostic // read errors, duplicates, over-long lines
@@ -62,6 +86,14 @@ func (c *consumer) newBuilder() *model.Builder {
 	b := model.NewBuilder(c.paths)
 	b.SizeHints(c.hints)
 	b.SummaryOnly = c.p.opt.Summary
+	if c.p.opt.Summary && c.p.opt.FiguresOnly {
+		e := analyze.NewEarly()
+		b.OnFinished = e.Finish
+		if c.early == nil {
+			c.early = map[*model.Builder]*analyze.Early{}
+		}
+		c.early[b] = e
+	}
 	return b
 }
 
@@ -74,10 +106,29 @@ func (c *consumer) startMerge() {
 	}
 }
 
+// startStepwise starts the merge into b, before the first file.
+func (c *consumer) startStepwise() {
+	c.stepwise = true
+	c.merge = newMerger(c.b.Add)
+}
+
+// held is how many parsed chunks wait to be built: those in the merge,
+// which has every kept stream once it runs, else every kept stream's.
+func (c *consumer) held() int {
+	if c.merge != nil {
+		return c.merge.held
+	}
+	return c.kept
+}
+
 // run consumes files until the channel closes.
 func (c *consumer) run(files <-chan *fileState) {
 	for f := range files {
-		c.paths = append(c.paths, f.path)
+		if n := int(f.idx) + 1; n > len(c.paths) {
+			c.paths = append(c.paths, make([]string, n-len(c.paths))...)
+			c.files = append(c.files, make([]fileOutcome, n-len(c.files))...)
+		}
+		c.paths[f.idx] = f.path
 		c.b.SetPaths(c.paths)
 		if c.mb != nil {
 			c.mb.SetPaths(c.paths)
@@ -85,10 +136,10 @@ func (c *consumer) run(files <-chan *fileState) {
 		if f.duplicateOf == "" {
 			f.pending.Wait()
 		}
-		c.add(f, int32(len(c.paths)-1))
+		c.add(f, f.idx)
 		if c.merge != nil {
-			if h, ok := c.p.horizon(f.src); ok {
-				c.merge.emitUpTo(h)
+			if h, ok := c.p.horizon(f.place); ok {
+				c.merge.emitBefore(h)
 			}
 		}
 	}
@@ -96,7 +147,7 @@ func (c *consumer) run(files <-chan *fileState) {
 
 // add accounts for one file and, while the speculation holds, builds it.
 func (c *consumer) add(f *fileState, idx int32) {
-	out := fileOutcome{info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
+	out := fileOutcome{read: true, info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
 	if f.readErr != nil {
 		reason := "truncated-input"
 		if errors.Is(f.readErr, input.ErrBomb) {
@@ -108,7 +159,7 @@ func (c *consumer) add(f *fileState, idx int32) {
 	if f.duplicateOf != "" {
 		out.duplicate = true
 		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
-		c.files = append(c.files, out)
+		c.files[idx] = out
 		return
 	}
 	c.p.mu.Lock()
@@ -147,28 +198,53 @@ func (c *consumer) add(f *fileState, idx int32) {
 		}
 	}
 	fi.Records = fi.Candidates - fi.Rejected
-	c.files = append(c.files, out)
+	c.files[idx] = out
 	if len(chunks) == 0 {
 		return
 	}
 	s := fileStream{file: idx, chunks: chunks}
+	if c.stepwise {
+		c.addStepwise(s, f.place)
+		return
+	}
 	c.streams = append(c.streams, s)
+	c.kept += len(s.chunks)
 	if c.merge != nil {
 		c.merge.push(s)
 	}
+	c.maxHeld = max(c.maxHeld, c.held())
 	if !c.inOrder || c.p.ctx.Err() != nil {
 		return
 	}
 	first, last := s.mergeTimes()
 	if len(c.streams) > 1 && first < c.maxT {
 		c.inOrder = false // the merge, from the start
-		if c.p.planHorizons(f.src); c.p.firstFrom != nil {
+		if c.p.planHorizons(f.place); c.p.firstFrom != nil {
 			c.startMerge()
 		}
 		return
 	}
 	c.maxT = max(c.maxT, last)
 	c.build(s)
+}
+
+// addStepwise builds s at once when the merge would feed it whole before
+// anything else: nothing waits in the merge, and every record of s comes
+// before the first of any file read later (the horizon). Otherwise s joins
+// the merge.
+func (c *consumer) addStepwise(s fileStream, place int) {
+	if c.p.ctx.Err() != nil {
+		return
+	}
+	if h, ok := c.p.horizon(place); ok && c.merge.h.Len() == 0 {
+		if _, last := s.mergeTimes(); (mergeKey{last, s.file}).less(h) {
+			c.build(s)
+			return
+		}
+	}
+	c.inOrder = false
+	c.merge.push(s)
+	c.maxHeld = max(c.maxHeld, c.held())
 }
 
 // mergeTimes returns the time mergeByTime gives the stream's first record

@@ -31,8 +31,8 @@ func analyzePlanned(t *testing.T, srcs []input.Source, opt Options) (*model.Repo
 	t.Helper()
 	p := newPipeline(context.Background(), opt.withDefaults())
 	p.plan(newHeads(srcs, opt.withDefaults().MaxLine))
-	for _, s := range srcs {
-		p.source(s)
+	for k := range srcs {
+		p.source(srcs[p.sourceAt(k)])
 	}
 	rep, err := p.finish()
 	if err != nil {

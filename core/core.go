@@ -7,7 +7,6 @@ import (
 	"context"
 	"iter"
 	"runtime"
-	"slices"
 
 	"imas/core/input"
 	"imas/core/model"
@@ -28,6 +27,11 @@ type Options struct {
 	// report has figures, conflicts and run-time figures, but no waste,
 	// peak or address checks.
 	Summary bool
+	// FiguresOnly, with Summary, lets each graph's rows go as soon as its
+	// figures and conflicts are computed (analyze.Early), so that memory
+	// does not grow with the rows of the run: the report has no rows.
+	// For callers that print figures only ("imas total").
+	FiguresOnly bool
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
 }
@@ -63,7 +67,15 @@ func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Repo
 	hs := newHeads(srcs, opt.withDefaults().MaxLine)
 	srcs = input.MarkUnique(srcs, hs.plain)
 	hs.srcs = srcs
-	return analyzeWith(ctx, slices.Values(srcs), opt, func(p *pipeline) { p.plan(hs) })
+	var p *pipeline
+	inOrder := func(yield func(input.Source) bool) { // the order plan chose
+		for k := range srcs {
+			if !yield(srcs[p.sourceAt(k)]) {
+				return
+			}
+		}
+	}
+	return analyzeWith(ctx, inOrder, opt, func(pp *pipeline) { p = pp; p.plan(hs) })
 }
 
 // AnalyzeSeq is Analyze over sources that come into being one at a time,

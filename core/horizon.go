@@ -2,9 +2,11 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"io"
 	"math"
+	"slices"
 
 	"imas/core/input"
 	"imas/core/plog"
@@ -18,28 +20,97 @@ import (
 // record can be known before the file is read (planHorizons finds it, from
 // the head each file's first read gives, see heads),
 // and the merge can run while the files are parsed: a record is due once
-// every file not read yet starts later (or at the same time: ties go to
-// the earlier file), which is when mergeByTime would take it too. So the
-// consumer merges in steps (merger.emitUpTo) up to that horizon, and the
-// report is the merge's (TestStreamingMergeEqualsMerge). When the files
-// are seen to start out of order before any is read (startsOutOfOrder),
-// the in-order build is not even tried: it would be thrown away.
+// every file not read yet starts later (or at the same time with a later
+// index: ties go to the earlier file), which is when mergeByTime would take
+// it too. So the consumer merges in steps (merger.emitBefore) up to that
+// horizon, and the report is the merge's (TestStreamingMergeEqualsMerge).
+//
+// A record waits in memory until it is due, so what is kept depends on
+// the order the files are read in. Plog folders list a process's files
+// together (plog-PID_TIME.log), so in the order given the first file of
+// the last process holds back every record of the others: nearly the
+// whole input would be kept; so would it before a file whose first record
+// has no time (a line without a plog header), which the merge takes
+// first. So the files are read in the order of their first records
+// (readOrder), and the merge keeps about one file per process that logs
+// at the same time. Files keep the index of their place on the command
+// line, so paths, ties and the report do not change.
+// Sources whose heads are unknown (archives, uploads, AnalyzeSeq) are read
+// in the order given and built in order while that holds (consume.go);
+// every chunk is kept for the redo with the merge, which runs in steps
+// once the in-order build breaks if every later source is a plain file,
+// else after the last file.
 
 // plan is Analyze's look at all its sources before the first is read.
 func (p *pipeline) plan(hs *heads) {
-	if len(hs.srcs) < 2 || p.opt.alwaysMerge {
+	if len(hs.srcs) == 0 || p.opt.alwaysMerge {
 		return
 	}
 	p.heads = hs
-	if !hs.startsOutOfOrder() {
-		return
-	}
 	c := p.consumer // it waits for the first file, which orders this before its reads
-	c.inOrder = false
-	if p.planHorizons(-1); p.firstFrom != nil {
-		c.startMerge()
+	if hs.startsOutOfOrder() {
+		c.inOrder = false
+	}
+	if len(hs.srcs) == 1 && hs.plain(0) {
+		p.firstFrom = []mergeKey{mergeEnd, mergeEnd} // no file comes later
+	} else if len(hs.srcs) <= maxPlanned {
+		p.readOrder()
+		p.planHorizons(-1)
+	}
+	if p.firstFrom != nil {
+		c.startStepwise()
 	}
 }
+
+// maxPlanned is the most sources whose heads are read to plan the merge:
+// beyond it, opening every file once more costs more than it saves.
+const maxPlanned = 4096
+
+// readOrder sets p.order to the sources sorted by the merge time of their
+// first record (ties by index, so of two files with the same content the
+// first listed is read first and the other is its duplicate), when every
+// first record is known.
+func (p *pipeline) readOrder() {
+	n := len(p.heads.srcs)
+	first := make([]int64, n)
+	for i := range first {
+		t, ok := p.heads.firstRecord(i)
+		if !ok {
+			return
+		}
+		first[i] = t
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(first[a], first[b]) })
+	if !slices.IsSorted(order) {
+		p.order = order
+	}
+}
+
+// sourceAt is the index of the source read k-th.
+func (p *pipeline) sourceAt(k int) int {
+	if p.order != nil {
+		return p.order[k]
+	}
+	return k
+}
+
+// mergeKey orders records as mergeByTime takes them: by time, ties to the
+// earlier file.
+type mergeKey struct {
+	t    int64
+	file int32
+}
+
+func (k mergeKey) less(o mergeKey) bool {
+	return k.t < o.t || k.t == o.t && k.file < o.file
+}
+
+// mergeEnd is after every record.
+var mergeEnd = mergeKey{math.MaxInt64, math.MaxInt32}
 
 // A fileHead is what the start of a plain file on disk tells before the
 // pipeline reads it, from one read of its first headBytes: whether it is
@@ -135,42 +206,55 @@ func firstStamp(head []byte) int64 {
 // processes that run at the same time, or names that do not sort by time.
 // A wrong guess costs time, never a different report.
 func (hs *heads) startsOutOfOrder() bool {
-	if len(hs.srcs) < 2 || len(hs.srcs) > 4096 {
+	if len(hs.srcs) < 2 || len(hs.srcs) > maxPlanned {
 		return false
 	}
 	var prev int64
+	out := false
 	for i := range hs.srcs {
 		h := hs.get(i)
-		if !h.plain || h.stamp == 0 {
+		if !h.plain {
 			return false
 		}
-		if h.stamp < prev {
-			return true
+		if h.stamp == 0 {
+			continue // an empty file or one without a time says nothing
 		}
+		out = out || h.stamp < prev
 		prev = h.stamp
 	}
-	return false
+	return out
 }
 
-// planHorizons finds the first record of every source after src, or
-// leaves firstFrom nil when one of them is not a plain file or cannot be
-// read.
-func (p *pipeline) planHorizons(src int) {
+// planHorizons finds the first record of every source read after the
+// k-th one, or leaves firstFrom nil when one of them is not a plain file
+// or cannot be read. firstFrom[q] is the earliest key a source read at
+// place q or later can give: in the order given, files still to come have
+// higher indexes than every file read, so only the time counts; read in
+// p.order, a source's file index is its own index.
+func (p *pipeline) planHorizons(k int) {
 	if p.heads == nil {
 		return // sources that come one at a time (AnalyzeSeq)
 	}
 	n := len(p.heads.srcs)
-	if src+1 >= n {
-		return
+	if k+1 >= n || k >= 0 && !p.heads.plain(p.sourceAt(k)) {
+		return // an archive's members still to come are not known
 	}
-	first := make([]int64, n+1)
-	first[n] = math.MaxInt64
-	for i := n - 1; i > src; i-- {
+	first := make([]mergeKey, n+1)
+	first[n] = mergeEnd
+	for q := n - 1; q > k; q-- {
+		i := p.sourceAt(q)
 		t, ok := p.heads.firstRecord(i)
 		if !ok {
 			return
 		}
-		first[i] = min(t, first[i+1])
+		key := mergeKey{t, math.MaxInt32}
+		if p.order != nil {
+			key.file = int32(i)
+		}
+		first[q] = key
+		if first[q+1].less(key) {
+			first[q] = first[q+1]
+		}
 	}
 	p.firstFrom = first
 }
@@ -253,11 +337,12 @@ func (hs *heads) firstRecord(i int) (int64, bool) {
 
 var errFound = errors.New("found")
 
-// horizon is the latest time the merge may emit once the files of sources
-// up to src are in: the earliest first record of the sources after it.
-func (p *pipeline) horizon(src int) (int64, bool) {
-	if p.firstFrom == nil || src+1 >= len(p.firstFrom) {
-		return 0, false
+// horizon is the key before which the merge may emit once the files of
+// the sources read up to place k are in: the earliest first record of the
+// sources read after it.
+func (p *pipeline) horizon(k int) (mergeKey, bool) {
+	if p.firstFrom == nil || k+1 >= len(p.firstFrom) {
+		return mergeKey{}, false
 	}
-	return p.firstFrom[src+1], true
+	return p.firstFrom[k+1], true
 }

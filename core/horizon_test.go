@@ -60,6 +60,15 @@ func TestStreamingMergeEqualsMerge(t *testing.T) {
 	probed := write("d/plog-777006.log", append(bytes.Repeat([]byte("[INFO] GE(777006,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:noise\n"), 1000),
 		strings.ReplaceAll(strings.Join(lines[len(lines)/2:], ""), "777001", "777006")...))
 	empty := write("e/plog-777005.log", []byte("[INFO] GE(777005,python3):2026-02-20-09:00:00.000.000 [x.cc:1]1 F:nothing\n"))
+	// A file listed first that starts at the time of a record of a file
+	// listed later but read first (it starts earlier): the tie goes to the
+	// listed-first file, so graph ga opens before gc.
+	set := func(pid, clock, graph string) string {
+		return "[INFO] GE(" + pid + ",python3):2026-02-20-10:00:" + clock + " [block_mem_assigner.cc:2914]2 SetOffsetSize:[IMAS]Set " + graph +
+			" name[n] optype[Op] output[0] offset to [0] streamid[0] memtype[2] size[512] realsize[512] noalignsize[512] life time begin[1] life time end[2] child[0:1:0:0:1] isref[0] batch[], block_type[]\n"
+	}
+	lateFirst := write("f/plog-777001_late.log", []byte(set("777001", "01.000.000", "ga")))
+	earlySecond := write("f/plog-777002_early.log", []byte(set("777001", "00.000.000", "gb")+set("777001", "01.000.000", "gc")))
 	mixed, _ := filepath.Glob("../testdata/gen/mixed/*.log")
 	shuffled := append(slices.Clone(p1), append(p2, swapped)...)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -78,6 +87,7 @@ func TestStreamingMergeEqualsMerge(t *testing.T) {
 		{"with a late first record", append(slices.Clone(p1), append([]string{noisy}, p2...)...)},
 		{"with a first record past the probe", append(slices.Clone(p1), append([]string{probed}, p2...)...)},
 		{"three processes side by side", mixed},
+		{"read out of the listed order, with ties", []string{lateFirst, earlySecond}},
 		{"shuffled", shuffled},
 	} {
 		t.Run(c.name, func(t *testing.T) {

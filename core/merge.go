@@ -2,7 +2,6 @@ package core
 
 import (
 	"container/heap"
-	"math"
 
 	"imas/core/gelog"
 	"imas/core/store"
@@ -23,36 +22,44 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 	for _, s := range streams {
 		m.push(s)
 	}
-	m.emitUpTo(math.MaxInt64)
+	m.emitBefore(mergeEnd)
 }
 
 // merger is mergeByTime in steps, so that it can run while the files are
 // parsed: streams are pushed in file order, and emitUpTo feeds the records
 // due before any stream still to come can have one (see horizon.go).
+// A pushed stream's chunks are let go as soon as their records are fed.
 type merger struct {
-	h   recHeap
-	rd  *store.TapeReader
-	row gelog.SetRow
-	add func(gelog.Record)
+	h    recHeap
+	held int // chunks pushed and not yet passed
+	rd   *store.TapeReader
+	row  gelog.SetRow
+	add  func(gelog.Record)
 }
 
 func newMerger(add func(gelog.Record)) *merger {
 	return &merger{rd: store.NewTapeReader(), add: add}
 }
 
-func (m *merger) push(s fileStream) { m.h.push(s) }
+func (m *merger) push(s fileStream) {
+	m.h.push(s)
+	m.held += len(s.chunks)
+}
 
-// emitUpTo feeds records in merge order while the next one's time is at
-// most limit.
-func (m *merger) emitUpTo(limit int64) {
+// emitBefore feeds records in merge order while the next one's key is
+// before limit.
+func (m *merger) emitBefore(limit mergeKey) {
 	h := &m.h
-	for h.Len() > 0 && (*h)[0].t <= limit {
+	for h.Len() > 0 && (mergeKey{(*h)[0].t, (*h)[0].file}).less(limit) {
 		c := (*h)[0]
 		ch := c.chunks[c.ci]
 		it := ch.items[c.ii]
 		feed(m.rd, &m.row, c.file, ch, it, m.add)
 		if it.ref < 0 {
 			ch.records[^it.ref] = nil // let the record go as soon as the model has it
+		}
+		if c.ii == len(ch.items)-1 {
+			m.held--
 		}
 		h.advance()
 	}

@@ -1,9 +1,10 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -19,7 +20,8 @@ import (
 
 type fileState struct {
 	path        string
-	src         int // index of the source it came from
+	place       int   // the source it came from was read place-th (sourceAt)
+	idx         int32 // file index: records, paths and ties name it
 	duplicateOf string
 	results     []*chunkResult
 	stats       input.ReadStats
@@ -44,18 +46,28 @@ type pipeline struct {
 	seen  map[content]string
 	// progress counters, updated by the workers
 	lines, cands, recs atomic.Int64
-	diags              []model.Diagnostic
+	diags              []sourceDiag
 	prog               Progress
 	// finished files go to the consumer, which builds the model meanwhile
 	consume  chan *fileState
 	consumer *consumer
 	consumed chan struct{}
 	sources  int // sources walked so far
+	// leaves of sources read in p.order beyond their first
+	extraLeaves int
 	// heads are the sources of the run with what their heads tell (Analyze
-	// knows them all; nil otherwise), and firstFrom[i] the earliest first
-	// record of sources i, i+1, ... (nil: unknown); see horizon.go.
+	// knows them all; nil otherwise), order the order they are read in
+	// (nil: as given), and firstFrom[q] the earliest first record of the
+	// sources read at places q, q+1, ... (nil: unknown); see horizon.go.
 	heads     *heads
-	firstFrom []int64
+	order     []int
+	firstFrom []mergeKey
+}
+
+// sourceDiag is an input-level diagnostic of the source at index src.
+type sourceDiag struct {
+	src int
+	d   model.Diagnostic
 }
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
@@ -91,13 +103,27 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 	return p
 }
 
+// source reads the source at place p.sources of the read order.
 func (p *pipeline) source(s input.Source) {
-	src := p.sources
+	place := p.sources
+	src := p.sourceAt(place)
 	p.sources++
+	first := true
 	_ = input.Walk(s, p.opt.Limits, func(l input.Leaf) error {
-		fs := &fileState{path: l.Path, src: src}
+		// Read in p.order, every source is one plain file, whose file
+		// index is the source's; a file that turned into an archive since
+		// its head was read gets indexes past them.
+		idx := int32(len(p.files))
+		if p.order != nil {
+			idx = int32(src)
+			if !first {
+				idx = int32(len(p.order) + p.extraLeaves)
+				p.extraLeaves++
+			}
+		}
+		first = false
+		fs := &fileState{path: l.Path, place: place, idx: idx}
 		p.files = append(p.files, fs)
-		idx := int32(len(p.files) - 1)
 		p.prog.Files = len(p.files)
 		p.prog.Path = l.Path
 		seq := 0
@@ -130,7 +156,7 @@ func (p *pipeline) source(s input.Source) {
 		p.consume <- fs
 		return p.ctx.Err()
 	}, func(d input.Diag) {
-		p.diags = append(p.diags, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail})
+		p.diags = append(p.diags, sourceDiag{src, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail}})
 	})
 }
 
@@ -174,23 +200,30 @@ func (p *pipeline) finish() (*model.Report, error) {
 	b := c.b
 	switch {
 	case c.merge != nil:
-		c.merge.emitUpTo(math.MaxInt64)
-		b = c.mb
+		c.merge.emitBefore(mergeEnd)
+		if c.mb != nil {
+			b = c.mb
+		}
 	case !c.inOrder:
 		b = c.newBuilder()
 		mergeByTime(c.streams, b.Add)
 	}
+	c.built = b
 	rep := b.R
 	rep.Tool = "imas " + Version
 	// Input-level diagnostics come first, then those of the records.
 	recDiags := rep.Diagnostics
 	rep.Diagnostics = nil
+	slices.SortStableFunc(p.diags, func(a, b sourceDiag) int { return cmp.Compare(a.src, b.src) })
 	for _, d := range p.diags {
-		b.Diag(d)
+		b.Diag(d.d)
 	}
 	rep.Inputs.Files = []model.FileInfo{}
 	rep.Inputs.Duplicates = []string{}
 	for _, f := range c.files {
+		if !f.read {
+			continue
+		}
 		for _, d := range f.diags {
 			b.Diag(d)
 		}
@@ -209,7 +242,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 	c.streams = nil // the records are in the model now
 	b.Finish()
 	if p.opt.Summary {
-		analyze.Summary(rep)
+		analyze.SummaryAfter(rep, c.early[b])
 	} else {
 		analyze.All(rep)
 	}

@@ -12,14 +12,16 @@ import (
 // parallel: each analysis writes only its own graph and reads its siblings'
 // rows, and diagnostics are added in graph order, so the result does not
 // depend on scheduling.
-func All(rep *model.Report) { run(rep, true) }
+func All(rep *model.Report) { run(rep, true, nil) }
 
 // Summary runs what a summary ("imas total") shows: the figures, the reuse
 // conflicts and the run-time figures, without the waste and peak breakdowns
 // and the address checks (about a tenth of the time of a big analysis).
-func Summary(rep *model.Report) { run(rep, false) }
+func Summary(rep *model.Report) { run(rep, false, nil) }
 
-func run(rep *model.Report, detail bool) {
+// run analyses rep; graphs early analysed already (nil: none) keep their
+// figures and conflicts.
+func run(rep *model.Report, detail bool, early *Early) {
 	type inst struct{ pid, graph string }
 	byInst := map[inst][]*model.Graph{}
 	for _, g := range rep.Graphs {
@@ -40,6 +42,10 @@ func run(rep *model.Report, detail bool) {
 	peaks := make([]peak, len(rep.Graphs))
 	forEach(len(rep.Graphs), func(i int) {
 		g := rep.Graphs[i]
+		if d, ok := early.finished(g); ok {
+			diags[i] = d
+			return
+		}
 		p := &peaks[i]
 		p.bytes, p.step = PeakStep(g.Rows)
 		diags[i] = figures(g, p.bytes, siblings(g))
@@ -59,7 +65,9 @@ func run(rep *model.Report, detail bool) {
 		i--
 		g := rep.Graphs[i]
 		if !detail {
-			g.Conflicts = Conflicts(g)
+			if _, ok := early.finished(g); !ok {
+				g.Conflicts = Conflicts(g)
+			}
 			return
 		}
 		var sib []*model.Graph

@@ -29,6 +29,7 @@ const (
 	// Findings of the model and the analyses.
 	UnhandledRecord       = "unhandled-record"
 	OrphanRecord          = "orphan-record"
+	FinishedGraphEdited   = "finished-graph-edited"
 	MemoryExceeded        = "memory-exceeded"
 	DeviceMallocFailed    = "device-malloc-failed"
 	SummaryOnly           = "summary-only"
@@ -135,6 +136,9 @@ var table = []Reason{
 
 	{UnhandledRecord, Finding, Error, "A parsed record the model has no place for.", "Please report it: this is a bug in imas."},
 	{OrphanRecord, Finding, Warning, "A statement that belongs to a graph came before any graph was started.", "Pass the plog files from the process's start."},
+	{FinishedGraphEdited, Finding, Warning,
+		"imas total only: a statement that can change a graph's rows or zero-copy figure (after append ws, a zero-copy size, an HBM summary) came after the process had moved on to another graph, whose figures were by then computed and its rows let go to keep memory small; the printed figures do not include it.",
+		"Run imas report on the same logs: it keeps every graph's rows to the end."},
 	{MemoryExceeded, Finding, Error, "GE reported that a graph's memory exceeds the device's.", "Reduce the model's memory (batch size, recompute) or see the graph's figures."},
 	{DeviceMallocFailed, Finding, Error, "A device memory allocation failed.", "See memory errors: the device was out of memory at that moment."},
 	{SummaryOnly, Finding, Info, "A graph has GE's summary line but no placement rows: only its logged size is known.", "Pass the debug plog of the graph's build (INFO level) to see its tensors."},

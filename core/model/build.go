@@ -49,7 +49,25 @@ type Builder struct {
 	// address rows (the address checks of "imas report") are parsed and
 	// counted but not kept. Set it before the first Add.
 	SummaryOnly bool
+
+	// OnFinished, when set, is called with the graphs of a compilation
+	// (one per memory type) once nothing later in the log can change their
+	// rows: each of them has its summary line and the process has moved on
+	// to another compilation (lines such as "after append ws" edit the
+	// rows of the compilation most recently touched, after its summary).
+	// It computes what is needed of their rows, which are let go after
+	// it returns. A later statement that would still need those rows is
+	// reported (diag.FinishedGraphEdited). Set it before the first Add.
+	OnFinished func(gs []*Graph)
+	// graphs handed to OnFinished, and the most graphs created and not
+	// handed to it at any time (tests check it stays small)
+	finishedGraphs, maxOpen int
+	droppedRows             int64 // rows let go after OnFinished
 }
+
+// MaxOpenGraphs is the most graphs that were created and not yet finished
+// (OnFinished) at any time of the build.
+func (b *Builder) MaxOpenGraphs() int { return b.maxOpen }
 
 type graphKey struct {
 	pid     int64
@@ -70,6 +88,9 @@ type instance struct {
 	closed  bool // AfterAssignMemory seen
 	summary map[int64]bool
 	seq     int
+	graphs  []*Graph // one per memory type, in order of creation
+	// finished: handed to OnFinished (its rows may be gone)
+	finished bool
 }
 
 type eventKey struct {
@@ -213,8 +234,37 @@ func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
 		in = &instance{pid: pid, name: name, inst: name + "#" + strconv.Itoa(n), n: n, summary: map[int64]bool{}, seq: b.seq}
 		b.instances[k] = in
 	}
-	b.lastInst[pid] = in
+	b.setLast(pid, in)
 	return in
+}
+
+// setLast makes in the process's most recently touched compilation; the
+// one it replaces is finished if it can be (OnFinished).
+func (b *Builder) setLast(pid int64, in *instance) {
+	prev := b.lastInst[pid]
+	b.lastInst[pid] = in
+	if prev == nil || prev == in || prev.finished || !prev.closed || b.OnFinished == nil {
+		return
+	}
+	for _, g := range prev.graphs {
+		if !prev.summary[g.MemType] {
+			return
+		}
+	}
+	prev.finished = true
+	b.finishedGraphs += len(prev.graphs)
+	b.OnFinished(prev.graphs)
+	for _, g := range prev.graphs {
+		b.droppedRows += int64(len(g.Rows))
+		g.Rows = []Row{}
+	}
+}
+
+// editsFinished reports a statement that changes a graph of a finished
+// compilation (OnFinished): its figures were computed without it.
+func (b *Builder) editsFinished(in *instance, file int32, line int64, what string) {
+	b.Diag(Diagnostic{Path: b.Path(file), Line: line, Reason: diag.FinishedGraphEdited,
+		Detail: what + " of graph " + in.inst + " (pid " + strconv.FormatInt(in.pid, 10) + ") came after the process had moved on to another graph; this summary's figures do not include it"})
 }
 
 func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Graph {
@@ -225,6 +275,12 @@ func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Gr
 			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
 			File: file, Line: line, Seq: in.seq}
 		b.graphs[k] = g
+		in.graphs = append(in.graphs, g)
+		b.maxOpen = max(b.maxOpen, len(b.graphs)-b.finishedGraphs)
+		if in.finished && memtype == 2 && len(in.graphs) > 1 {
+			// HBM's zero-copy figure counts its siblings' rows.
+			b.editsFinished(in, file, line, "an HBM summary")
+		}
 	}
 	return g
 }
@@ -402,7 +458,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	}
 	in.closed = true
 	in.summary[r.MemType] = true
-	b.lastInst[r.PID] = in
+	b.setLast(r.PID, in)
 	b.gen++
 	g := b.graph(in, r.MemType, r.File, r.Line)
 	g.HasSummary = true
@@ -439,6 +495,9 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 		kind = "workspace"
 	case "output offset":
 		kind = "output"
+	}
+	if in.finished && kind != "" {
+		b.editsFinished(in, r.File, r.Line, "an after append ws line")
 	}
 	for mt, ok := range in.summary {
 		_ = ok
@@ -538,6 +597,20 @@ func markCounted(g *Graph, seen map[tensorID]struct{}) {
 	}
 }
 
+// CountMarker marks the counted rows of graphs one at a time
+// (markCounted), reusing one map.
+type CountMarker struct{ seen map[tensorID]struct{} }
+
+// Mark marks g's counted rows, as Finish does.
+func (m *CountMarker) Mark(g *Graph) {
+	if m.seen == nil || len(m.seen) > 4*len(g.Rows)+1024 {
+		m.seen = map[tensorID]struct{}{}
+	} else {
+		clear(m.seen)
+	}
+	markCounted(g, m.seen)
+}
+
 type tensorID struct {
 	node, kind string
 	index      int64
@@ -595,6 +668,9 @@ func (b *Builder) addZeroCopy(r *gelog.ZeroCopySize) {
 	if in == nil {
 		b.Diag(Diagnostic{Path: b.Path(r.File), Line: r.Line, Reason: diag.OrphanRecord, Detail: "zero-copy size with no graph before it"})
 		return
+	}
+	if in.finished {
+		b.editsFinished(in, r.File, r.Line, "a zero-copy size")
 	}
 	g := b.graph(in, 2, r.File, r.Line)
 	b.takeZeroCopy(r.PID, g)

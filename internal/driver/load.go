@@ -42,12 +42,15 @@ type Command struct {
 	Name     string
 	Analyses Analyses
 	Text     func(w io.Writer, rep *model.Report) error // nil: not a text command
+	// FiguresOnly: the command reads graphs' figures, never their rows
+	// (core.Options.FiguresOnly).
+	FiguresOnly bool
 }
 
 // The commands every door shares. "imas total" and POST /api/total both
 // run Total, so they analyse and print alike.
 var (
-	Total  = Command{Name: "total", Analyses: SummaryAnalyses, Text: export.WriteTotal}
+	Total  = Command{Name: "total", Analyses: SummaryAnalyses, Text: export.WriteTotal, FiguresOnly: true}
 	Report = Command{Name: "report", Analyses: AllAnalyses}
 	Diff   = Command{Name: "diff", Analyses: SummaryAnalyses}
 )
@@ -55,6 +58,7 @@ var (
 // Options returns opt set for c's analyses.
 func (c Command) Options(opt core.Options) core.Options {
 	opt.Summary = c.Analyses == SummaryAnalyses
+	opt.FiguresOnly = c.FiguresOnly
 	return opt
 }
 
