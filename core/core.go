@@ -28,6 +28,10 @@ type Options struct {
 	// report has figures, conflicts and run-time figures, but no waste,
 	// peak or address checks.
 	Summary bool
+	// Parser, if set, parses the chunks elsewhere (the page's parse
+	// workers, see remote.go); Workers is then how many chunks are out at
+	// once.
+	Parser ChunkParser
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
 }
