@@ -156,4 +156,3 @@ func (x *tapeRare) setName(field int, name string) {
 		x.blockType = name
 	}
 }
-
