@@ -139,6 +139,9 @@ func TestRecordRoundTrip(t *testing.T) {
 // numbers of another instance (a parse worker's table) and checks that
 // the decoded rows read back with the same names.
 func TestTapeBinaryRenumbersNames(t *testing.T) {
+	for _, name := range []string{"renumber_graph", "RenumberOp", "RenumberOp2", "RenumberBlock"} {
+		intern.Bytes([]byte(name))
+	}
 	var tape RowTape
 	rows := []gelog.SetRow{
 		{Graph: "renumber_graph", OpType: "RenumberOp", Node: "n1", Kind: "output", ChildParts: 1},
@@ -149,6 +152,7 @@ func TestTapeBinaryRenumbersNames(t *testing.T) {
 		tape.Append(&rows[i])
 	}
 	// The worker's table: the same names under numbers of its own.
+	renumbered := 0
 	shift := uint32(70000)
 	other := make([]string, shift+3*uint32(len(intern.Names())))
 	for i := range tape.rows {
@@ -157,8 +161,12 @@ func TestTapeBinaryRenumbersNames(t *testing.T) {
 			if *id != 0 {
 				other[*id+shift] = intern.Names()[*id]
 				*id += shift
+				renumbered++
 			}
 		}
+	}
+	if renumbered < 6 {
+		t.Fatalf("%d names on the tape by number", renumbered)
 	}
 	b := tape.appendBinary(nil, other)
 	got, err := ReadRowTape(wire.NewReader(b))
