@@ -212,6 +212,8 @@ func (p *pipeline) parse(j job, sc *chunkScratch) *chunkResult {
 			if r, err := readChunk(b); err == nil {
 				return r
 			}
+		} else if p.ctx.Err() != nil {
+			return &chunkResult{}
 		}
 	}
 	return parseChunk(j.chunk, j.file, p.opt.MaxLine, sc)
