@@ -139,4 +139,3 @@ func warmParser(w *core.ChunkWorker, busy *atomic.Bool) {
 		time.Sleep(time.Millisecond) // lets a request in
 	}
 }
-
