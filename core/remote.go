@@ -110,6 +110,17 @@ func (w *ChunkWorker) Parse(request []byte) ([]byte, error) {
 
 const itemBytes = int(unsafe.Sizeof(item{}))
 
+// hint is one entry of a chunk's size hints.
+type hint struct {
+	key  model.HintKey
+	hint model.Hint
+}
+
+var (
+	overlongCodec = store.NewCodec[overlong]()
+	hintCodec     = store.NewCodec[hint]()
+)
+
 // appendChunk appends the encoding of a parsed chunk to b. Items are
 // pointer-free and travel as they lie in memory (both ends run one build).
 func appendChunk(b []byte, r *chunkResult) ([]byte, error) {
@@ -131,19 +142,12 @@ func appendChunk(b []byte, r *chunkResult) ([]byte, error) {
 		}
 	}
 	b = wire.AppendUvarint(b, uint64(len(r.overlong)))
-	for _, o := range r.overlong {
-		b = wire.AppendVarint(b, o.line)
-		b = wire.AppendVarint(b, int64(o.size))
-		b = wire.AppendString(b, o.text)
+	for i := range r.overlong {
+		b = overlongCodec.Append(b, &r.overlong[i])
 	}
 	b = wire.AppendUvarint(b, uint64(len(r.hints)))
 	for k, h := range r.hints {
-		b = wire.AppendVarint(b, k.PID)
-		b = wire.AppendString(b, k.Graph)
-		b = wire.AppendVarint(b, k.MemType)
-		b = wire.AppendVarint(b, int64(h.Rows))
-		b = wire.AppendVarint(b, int64(h.Summaries[0]))
-		b = wire.AppendVarint(b, int64(h.Summaries[1]))
+		b = hintCodec.Append(b, &hint{k, h})
 	}
 	return b, nil
 }
@@ -178,14 +182,15 @@ func readChunk(b []byte) (*chunkResult, error) {
 	if n := rd.Count(3); n > 0 {
 		r.overlong = make([]overlong, n)
 		for i := range r.overlong {
-			r.overlong[i] = overlong{line: rd.Varint(), size: int(rd.Varint()), text: rd.String()}
+			overlongCodec.Read(rd, &r.overlong[i])
 		}
 	}
 	n = rd.Count(6)
 	r.hints = make(map[model.HintKey]model.Hint, n)
 	for range n {
-		k := model.HintKey{PID: rd.Varint(), Graph: rd.String(), MemType: rd.Varint()}
-		r.hints[k] = model.Hint{Rows: int(rd.Varint()), Summaries: [2]int{int(rd.Varint()), int(rd.Varint())}}
+		var h hint
+		hintCodec.Read(rd, &h)
+		r.hints[h.key] = h.hint
 	}
 	if rd.Err() != nil || rd.Len() != 0 {
 		return nil, errChunk

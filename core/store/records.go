@@ -49,6 +49,23 @@ type field struct {
 	kind fieldKind
 }
 
+// A Codec encodes values of struct type T field by field, in declaration
+// order (nested structs and arrays flattened), through the fields'
+// offsets; unexported fields travel too.
+type Codec[T any] struct{ fields []field }
+
+// NewCodec returns T's codec. It panics on a field kind it does not know:
+// a programming error, found when the package starts.
+func NewCodec[T any]() *Codec[T] {
+	return &Codec[T]{fields: planFields(reflect.TypeFor[T](), 0, nil)}
+}
+
+// Append appends v's encoding to b.
+func (c *Codec[T]) Append(b []byte, v *T) []byte { return appendFields(b, unsafe.Pointer(v), c.fields) }
+
+// Read decodes into v what Append encoded; an error is the reader's.
+func (c *Codec[T]) Read(r *wire.Reader, v *T) { readFields(r, unsafe.Pointer(v), c.fields) }
+
 type recordPlan struct {
 	typ    reflect.Type // the struct
 	fields []field
@@ -62,9 +79,7 @@ var (
 func init() {
 	for i, r := range recordTypes {
 		t := reflect.TypeOf(r).Elem()
-		p := recordPlan{typ: t}
-		p.fields = planFields(t, 0, p.fields)
-		recordPlans = append(recordPlans, p)
+		recordPlans = append(recordPlans, recordPlan{typ: t, fields: planFields(t, 0, nil)})
 		recordIndex[reflect.TypeOf(r)] = i
 	}
 }
@@ -74,9 +89,6 @@ func init() {
 func planFields(t reflect.Type, base uintptr, out []field) []field {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
-			panic(fmt.Sprintf("store: %s.%s is unexported: a record's fields must all travel", t.Name(), f.Name))
-		}
 		out = planField(t.Name()+"."+f.Name, f.Type, base+f.Offset, out)
 	}
 	return out
@@ -124,9 +136,27 @@ func AppendRecord(b []byte, rec gelog.Record) ([]byte, error) {
 	if !ok {
 		return b, fmt.Errorf("store: record type %T cannot be encoded", rec)
 	}
-	p := reflect.ValueOf(rec).UnsafePointer()
 	b = wire.AppendUvarint(b, uint64(i))
-	for _, f := range recordPlans[i].fields {
+	return appendFields(b, reflect.ValueOf(rec).UnsafePointer(), recordPlans[i].fields), nil
+}
+
+// ReadRecord decodes one record AppendRecord encoded.
+func ReadRecord(r *wire.Reader) (gelog.Record, error) {
+	i := r.Uvarint()
+	if r.Err() != nil || i >= uint64(len(recordPlans)) {
+		return nil, errRecord
+	}
+	plan := &recordPlans[i]
+	v := reflect.New(plan.typ)
+	readFields(r, v.UnsafePointer(), plan.fields)
+	if r.Err() != nil {
+		return nil, errRecord
+	}
+	return v.Interface().(gelog.Record), nil
+}
+
+func appendFields(b []byte, p unsafe.Pointer, fields []field) []byte {
+	for _, f := range fields {
 		at := unsafe.Add(p, f.off)
 		switch f.kind {
 		case kInt64:
@@ -157,7 +187,45 @@ func AppendRecord(b []byte, rec gelog.Record) ([]byte, error) {
 			}
 		}
 	}
-	return b, nil
+	return b
+}
+
+func readFields(r *wire.Reader, p unsafe.Pointer, fields []field) {
+	for _, f := range fields {
+		at := unsafe.Add(p, f.off)
+		switch f.kind {
+		case kInt64:
+			*(*int64)(at) = r.Varint()
+		case kInt32:
+			*(*int32)(at) = int32(r.Varint())
+		case kInt:
+			*(*int)(at) = int(r.Varint())
+		case kUint64:
+			*(*uint64)(at) = r.Uvarint()
+		case kUint32:
+			*(*uint32)(at) = uint32(r.Uvarint())
+		case kBool:
+			*(*bool)(at) = r.Bool()
+		case kString:
+			*(*string)(at) = r.String()
+		case kInt64s:
+			if n, isNil := readLen(r, 1); !isNil {
+				s := make([]int64, n)
+				for j := range s {
+					s[j] = r.Varint()
+				}
+				*(*[]int64)(at) = s
+			}
+		case kStrings:
+			if n, isNil := readLen(r, 2); !isNil {
+				s := make([][2]string, n)
+				for j := range s {
+					s[j] = [2]string{r.String(), r.String()}
+				}
+				*(*[][2]string)(at) = s
+			}
+		}
+	}
 }
 
 // appendLen writes a slice's length, keeping nil apart from empty (0: nil,
@@ -179,56 +247,4 @@ func readLen(r *wire.Reader, min int) (n int, isNil bool) {
 		return 0, false
 	}
 	return int(v - 1), false
-}
-
-// ReadRecord decodes one record AppendRecord encoded.
-func ReadRecord(r *wire.Reader) (gelog.Record, error) {
-	i := r.Uvarint()
-	if r.Err() != nil || i >= uint64(len(recordPlans)) {
-		return nil, errRecord
-	}
-	plan := &recordPlans[i]
-	v := reflect.New(plan.typ)
-	p := v.UnsafePointer()
-	for _, f := range plan.fields {
-		at := unsafe.Add(p, f.off)
-		switch f.kind {
-		case kInt64:
-			*(*int64)(at) = r.Varint()
-		case kInt32:
-			*(*int32)(at) = int32(r.Varint())
-		case kInt:
-			*(*int)(at) = int(r.Varint())
-		case kUint64:
-			*(*uint64)(at) = r.Uvarint()
-		case kUint32:
-			*(*uint32)(at) = uint32(r.Uvarint())
-		case kBool:
-			*(*bool)(at) = r.Bool()
-		case kString:
-			*(*string)(at) = r.String()
-		case kInt64s:
-			n, isNil := readLen(r, 1)
-			if !isNil {
-				s := make([]int64, n)
-				for j := range s {
-					s[j] = r.Varint()
-				}
-				*(*[]int64)(at) = s
-			}
-		case kStrings:
-			n, isNil := readLen(r, 2)
-			if !isNil {
-				s := make([][2]string, n)
-				for j := range s {
-					s[j] = [2]string{r.String(), r.String()}
-				}
-				*(*[][2]string)(at) = s
-			}
-		}
-	}
-	if r.Err() != nil {
-		return nil, errRecord
-	}
-	return v.Interface().(gelog.Record), nil
 }

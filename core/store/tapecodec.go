@@ -20,6 +20,8 @@ var errTapeLayout = errors.New("store: row tape of another build")
 
 const rowBytes = int(unsafe.Sizeof(tapeRow{}))
 
+var rareCodec = NewCodec[tapeRare]()
+
 // AppendBinary appends the tape's encoding to b.
 func (t *RowTape) AppendBinary(b []byte) []byte { return t.appendBinary(b, intern.Names()) }
 
@@ -33,14 +35,7 @@ func (t *RowTape) appendBinary(b []byte, names []string) []byte {
 	b = wire.AppendBytes(b, t.text)
 	b = wire.AppendUvarint(b, uint64(len(t.rare)))
 	for i := range t.rare {
-		x := &t.rare[i]
-		b = wire.AppendUvarint(b, x.eventKey)
-		for _, s := range [...]string{x.kind, x.graph, x.opType, x.blockType, x.streamDesc, x.batch, x.lifeDesc[0], x.lifeDesc[1]} {
-			b = wire.AppendString(b, s)
-		}
-		for _, v := range x.child {
-			b = wire.AppendVarint(b, v)
-		}
+		b = rareCodec.Append(b, &t.rare[i])
 	}
 	// The interned names the rows use, each once.
 	seen := map[uint32]bool{}
@@ -87,14 +82,7 @@ func ReadRowTape(r *wire.Reader) (*RowTape, error) {
 		t.rare = make([]tapeRare, nRare)
 	}
 	for i := range t.rare {
-		x := &t.rare[i]
-		x.eventKey = r.Uvarint()
-		for _, s := range [...]*string{&x.kind, &x.graph, &x.opType, &x.blockType, &x.streamDesc, &x.batch, &x.lifeDesc[0], &x.lifeDesc[1]} {
-			*s = r.String()
-		}
-		for j := range x.child {
-			x.child[j] = r.Varint()
-		}
+		rareCodec.Read(r, &t.rare[i])
 	}
 	nNames := r.Count(2)
 	type renamed struct {

@@ -15,15 +15,26 @@ import (
 var ErrDamaged = errors.New("wire: damaged encoding")
 
 // AppendUvarint, AppendVarint, AppendString and AppendBytes append one
-// value to b.
+// value to b. They are not inlined: each inlined copy of a varint loop is
+// bytes of the page, whose wasm has a size budget.
+//
+//go:noinline
 func AppendUvarint(b []byte, v uint64) []byte { return binary.AppendUvarint(b, v) }
-func AppendVarint(b []byte, v int64) []byte   { return binary.AppendVarint(b, v) }
+
+//go:noinline
+func AppendVarint(b []byte, v int64) []byte { return binary.AppendVarint(b, v) }
+
+//go:noinline
 func AppendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
+
+//go:noinline
 func AppendBytes(b, p []byte) []byte { return append(binary.AppendUvarint(b, uint64(len(p))), p...) }
 
 // AppendBool appends v as one byte.
+//
+//go:noinline
 func AppendBool(b []byte, v bool) []byte {
 	if v {
 		return append(b, 1)
