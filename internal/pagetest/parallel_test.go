@@ -1,9 +1,12 @@
 package pagetest
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"imas/internal/gen"
 )
@@ -54,19 +57,51 @@ func TestParallelParse(t *testing.T) {
 			b.open(t, c.query)
 			b.load(t, 1, files...)
 			checkFigures(t, b.shownGraphs(t), want)
-			var parsed []int64
-			b.eval(t, `JSON.parse(imasPage.progress).parsed || []`, &parsed)
-			busy := 0
-			for _, n := range parsed {
-				if n > 0 {
-					busy++
-				}
+			b.checkParsed(t, c.workers)
+			if c.workers > 0 {
+				// Cancel stops every worker and starts new ones: the next
+				// analysis runs on them.
+				b.run(t, chromedp.SetUploadFiles("#files", []string{sparseFile(t)}, chromedp.ByQuery),
+					chromedp.WaitVisible(`#cancel`, chromedp.ByQuery))
+				b.clickFor(t, `#cancel`, `.imas[data-ends="2"][data-pending="0"]`)
+				b.load(t, 3, files...)
+				checkFigures(t, b.shownGraphs(t), want)
+				b.checkParsed(t, c.workers)
 			}
-			if busy < c.workers || c.workers == 0 && len(parsed) > 0 {
-				t.Errorf("chunks parsed by each worker: %v; want at least %d workers busy", parsed, c.workers)
-			}
-			t.Logf("chunks parsed by each worker: %v", parsed)
 			b.clean(t)
 		})
 	}
+}
+
+// checkParsed checks that at least n parse workers parsed chunks of the
+// last analysis, and none when n is 0.
+func (b *tab) checkParsed(t *testing.T, n int) {
+	t.Helper()
+	var parsed []int64
+	b.eval(t, `JSON.parse(imasPage.progress).parsed || []`, &parsed)
+	busy := 0
+	for _, k := range parsed {
+		if k > 0 {
+			busy++
+		}
+	}
+	if busy < n || n == 0 && len(parsed) > 0 {
+		t.Errorf("chunks parsed by each worker: %v; want at least %d workers busy", parsed, n)
+	}
+	t.Logf("chunks parsed by each worker: %v", parsed)
+}
+
+// sparseFile is a 4 GiB file of zeros: free to make, and seconds to read.
+func sparseFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "big.log")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(4 << 30); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
