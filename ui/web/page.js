@@ -514,13 +514,14 @@
   }
 
   // parserCount is how many parse workers the engine starts: ?parsers=N,
-  // else one per core the browser reports, at most 6 (each holds two 4 MiB
-  // chunks and a wasm instance; beyond that the engine's own thread, which
-  // reads, merges and builds, is the limit). 0: the engine parses alone.
+  // else one per core the browser reports but the engine's own (it reads,
+  // merges and builds meanwhile), at least one and at most 6 (each holds
+  // two 4 MiB chunks and a wasm instance; beyond that the engine's thread
+  // is the limit). 0: the engine parses alone.
   function parserCount() {
     const q = new URLSearchParams(location.search).get('parsers');
     if (q !== null && /^[0-9]+$/.test(q)) return Math.min(+q, 16);
-    return Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 6));
+    return Math.max(1, Math.min((navigator.hardwareConcurrency || 2) - 1, 6));
   }
 
   function startWorker(module, vector) {
