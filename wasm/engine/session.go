@@ -47,6 +47,8 @@ type Session struct {
 	// (parsers_js.go); smaller inputs are parsed where the engine runs.
 	Parser  core.ChunkParser
 	Parsers int
+	// alwaysParser uses Parser for inputs of any size (the warm-up).
+	alwaysParser bool
 
 	mu     sync.Mutex
 	runs   map[string]*Run
@@ -94,7 +96,7 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		run.Bytes += max(src.Size, 0)
 	}
 	opt := core.Options{Progress: progress}
-	if s.Parser != nil && s.Parsers > 0 && run.Bytes >= ParallelBytes {
+	if s.Parser != nil && s.Parsers > 0 && (run.Bytes >= ParallelBytes || s.alwaysParser) {
 		// Two chunks out per worker: one parsed, one waiting in its
 		// queue, so that no worker waits for the engine between chunks.
 		opt.Parser, opt.Workers = s.Parser, 2*s.Parsers
