@@ -471,7 +471,7 @@
         stop(p, 'a parse worker failed: ' + (e.message || 'unknown error'));
         pump();
       };
-      p.w.postMessage({module: init.module, vector: init.vector, parse: true});
+      p.w.postMessage({module: init.module, vector: init.vector, parse: true, warmup: init.warmup});
       return p;
     };
     workers = Array.from({length: n}, (_, i) => spawn(i));
@@ -502,6 +502,7 @@
       const init = e.data;
       if (init.parse) {
         globalThis.imasParseWorker = true;
+        globalThis.imasParseWarmUp = init.warmup;
       } else {
         startReader(init.slices, init.inflate);
         startParsers(init);
@@ -535,8 +536,9 @@
     // do (a test of that path, and a way around a browser's stream bug).
     // ?inflate=go inflates .gz in Go (wasm) instead of the browser.
     const q = new URLSearchParams(location.search);
+    // ?warmup=0 (no warm-up at all) holds for the parse workers too.
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      src, parsers: parserCount()});
+      src, parsers: parserCount(), warmup: q.get('warmup') === '0' ? 0 : undefined});
     return w;
   }
 

@@ -69,8 +69,8 @@ func (c *parseCounts) snapshot() []int64 {
 // ServeParse is a parse worker: it answers {id, b: request bytes} with
 // {id, b: the parsed chunk, back: the request's buffer} (both
 // transferred), and never returns. While no request has come it warms up
-// on a synthetic log, as the engine does (warmup.go), so that its first
-// chunks run optimised code.
+// on 6 MiB of a synthetic log (imasParseWarmUp bytes, if set), as the
+// engine does (warmup.go), so that its first chunks run optimised code.
 func ServeParse(scope js.Value) {
 	var w core.ChunkWorker
 	var buf []byte
@@ -86,7 +86,11 @@ func ServeParse(scope js.Value) {
 		}
 		return nil
 	}))
-	go warmParser(&w, &busy)
+	size := 6 << 20
+	if v := scope.Get("imasParseWarmUp"); v.Type() == js.TypeNumber {
+		size = v.Int() // 0 with ?warmup=0
+	}
+	go warmParser(&w, size, &busy)
 	ready := js.Global().Get("Object").New()
 	ready.Set("kind", "ready")
 	scope.Call("postMessage", ready)
@@ -121,10 +125,13 @@ func answer(scope, id js.Value, out []byte, err error, back js.Value) {
 	scope.Call("postMessage", msg, transfer)
 }
 
-// warmParser parses a few MiB of the warm-up log in pieces of whole
+// warmParser parses size bytes of the warm-up log in pieces of whole
 // lines, yielding between them, until a request comes.
-func warmParser(w *core.ChunkWorker, busy *atomic.Bool) {
-	const size, piece = 6 << 20, 512 << 10
+func warmParser(w *core.ChunkWorker, size int, busy *atomic.Bool) {
+	const piece = 512 << 10
+	if size <= 0 {
+		return
+	}
 	log := warmUpLog(size)
 	for len(log) > 0 && !busy.Load() {
 		end := min(piece, len(log))
