@@ -32,6 +32,10 @@ type Options struct {
 	// does not grow with the rows of the run: the report has no rows.
 	// For callers that print figures only ("imas total").
 	FiguresOnly bool
+	// Parser, if set, parses the chunks elsewhere (the page's parse
+	// workers, see remote.go); Workers is then how many chunks are out at
+	// once.
+	Parser ChunkParser
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
 }

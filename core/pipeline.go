@@ -88,7 +88,7 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 			defer p.wg.Done()
 			var sc chunkScratch
 			for j := range p.jobs {
-				r := parseChunk(j.chunk, j.file, opt.MaxLine, &sc)
+				r := p.parse(j, &sc)
 				j.chunk.Release()
 				p.lines.Add(r.lines)
 				p.cands.Add(r.candidates)

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -134,8 +135,12 @@ func BenchmarkPageAnalyze(b *testing.B) {
 			name := mode + "/" + map[bool]string{true: "plain", false: "gzip"}[file == plain]
 			b.Run(name, func(b *testing.B) {
 				query := map[string]string{"cold": "?warmup=0", "page": "?engine=page"}[mode]
-				if q := os.Getenv("IMAS_BENCH_QUERY"); q != "" && query == "" { // e.g. ?warmup=32
-					query = q
+				if q := os.Getenv("IMAS_BENCH_QUERY"); q != "" { // e.g. ?warmup=32, ?parsers=0
+					if query == "" {
+						query = q
+					} else {
+						query += "&" + strings.TrimPrefix(q, "?")
+					}
 				}
 				st, err := os.Stat(file)
 				if err != nil {
@@ -184,6 +189,9 @@ func BenchmarkPageAnalyze(b *testing.B) {
 					b.ReportMetric(worst, "stall-max-ms")
 					b.ReportMetric(p99, "stall-p99-ms")
 					b.ReportMetric(after, "result-ms")
+					var parsed []int64
+					t.eval(b, `JSON.parse(imasPage.progress || '{}').parsed || []`, &parsed)
+					b.ReportMetric(float64(len(parsed)), "parse-workers")
 					t.clean(b)
 				}
 				b.ReportMetric(0, "ns/op")

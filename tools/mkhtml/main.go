@@ -63,6 +63,11 @@ func Build(in Inputs) (map[string][]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
+	scripts := make([]string, len(in.Scripts))
+	for i, s := range in.Scripts {
+		scripts[i] = CompactScript(s)
+	}
+	in.Scripts = scripts
 	for i, s := range append([]string{in.Style}, in.Scripts...) {
 		if bad := unsafeInline(s); bad != "" {
 			return nil, fmt.Errorf("inline source %d contains %q, which would end or confuse its element", i, bad)
@@ -77,6 +82,35 @@ func Build(in Inputs) (map[string][]byte, error) {
 		return nil, err
 	}
 	return map[string][]byte{SingleFile: single, IndexFile: index, WasmFile: z.Bytes()}, nil
+}
+
+// CompactScript drops the comment lines of a script (a line that is only a
+// "//" comment) past its opening comment (the copyright and what the file
+// is), and the indentation of every line, so that the page stays within its
+// size budget while its sources keep their comments. Lines are kept, so
+// that automatic semicolon insertion is untouched. A script with a
+// template literal (a backtick) could hold such lines inside a string: it
+// is left as it is.
+func CompactScript(s string) string {
+	if strings.Contains(s, "`") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	head := true // the opening comment
+	for _, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		comment := strings.HasPrefix(t, "//")
+		if head && comment {
+			out = append(out, l)
+			continue
+		}
+		head = false
+		if !comment {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // unsafeInline returns a sequence that must not appear inside an inline

@@ -128,3 +128,16 @@ func TestRefusesBreakingSources(t *testing.T) {
 		t.Error("accepted a template without {{SCRIPTS}}")
 	}
 }
+
+func TestCompactScript(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"// head\n// more head\n\n  // gone\n  let a = 1; // kept\n\tif (a) {\n    return 'http://x';\n  }\n", "// head\n// more head\n\nlet a = 1; // kept\nif (a) {\nreturn 'http://x';\n}\n"},
+		{"let s = `a\n  // in a string\n`;\n", "let s = `a\n  // in a string\n`;\n"},
+		{"x = 1\n  // c\n  (f)()\n", "x = 1\n(f)()\n"},
+	}
+	for _, c := range cases {
+		if got := CompactScript(c.in); got != c.want {
+			t.Errorf("CompactScript(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

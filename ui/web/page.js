@@ -393,22 +393,141 @@
     };
   }
 
+  // startParsers runs in the engine's worker and starts its parse workers:
+  // init.parsers Web Workers of the same program (init.src, the engine
+  // worker's own source; init.module, the compiled wasm), each of which
+  // parses chunks for the engine (wasm/engine ServeParse). It gives the
+  // engine imasParsers (their number), imasParseBuffer(n) (a Uint8Array of
+  // n bytes to write a request into, from buffers the workers handed back),
+  // imasParse(request) (a promise of {b: the parsed chunk, w: the worker's
+  // number}) and imasParseCancel() (every worker stopped at once, and new
+  // ones started). Each worker holds at most two requests, so that it has
+  // the next chunk at hand while the engine's thread is busy; the rest
+  // wait here. A request whose worker fails is rejected: the engine then
+  // parses that chunk itself.
+  function startParsers(init) {
+    const n = init.parsers | 0;
+    if (n <= 0 || typeof Worker !== 'function' || !init.src) return;
+    let url;
+    try {
+      url = URL.createObjectURL(new Blob([init.src], {type: 'text/javascript'}));
+    } catch {
+      return;
+    }
+    const buffers = [], queue = [], waits = new Map();
+    let seq = 0, workers = [];
+    const pump = () => {
+      while (queue.length) {
+        let best = null;
+        for (const p of workers) if (p.ready && p.out < 2 && (!best || p.out < best.out)) best = p;
+        if (!best) {
+          if (workers.every((p) => p.dead)) for (const q of queue.splice(0)) q.reject(new Error('no parse worker'));
+          return;
+        }
+        const q = queue.shift(), id = ++seq;
+        q.p = best;
+        best.out++;
+        waits.set(id, q);
+        best.w.postMessage({id, b: q.req}, [q.req.buffer]);
+      }
+    };
+    const stop = (p, why) => {
+      p.dead = true;
+      p.ready = false;
+      if (p.w) p.w.terminate();
+      for (const [id, q] of waits) {
+        if (q.p === p) {
+          waits.delete(id);
+          q.reject(new Error(why));
+        }
+      }
+    };
+    const spawn = (i) => {
+      const p = {w: null, i, ready: false, dead: false, out: 0};
+      try {
+        p.w = new Worker(url);
+      } catch {
+        p.dead = true;
+        return p;
+      }
+      p.w.onmessage = (e) => {
+        const m = e.data;
+        if (m.kind === 'ready') {
+          p.ready = true;
+          pump();
+          return;
+        }
+        const q = waits.get(m.id);
+        if (m.back && buffers.length < 2 * n) buffers.push(m.back);
+        if (!q) return;
+        waits.delete(m.id);
+        p.out--;
+        if (m.err !== undefined) q.reject(new Error(m.err));
+        else q.resolve({b: new Uint8Array(m.b), w: p.i});
+        pump();
+      };
+      p.w.onerror = (e) => {
+        e.preventDefault();
+        stop(p, 'a parse worker failed: ' + (e.message || 'unknown error'));
+        pump();
+      };
+      p.w.postMessage({module: init.module, vector: init.vector, parse: true, warmup: init.warmup});
+      return p;
+    };
+    workers = Array.from({length: n}, (_, i) => spawn(i));
+    globalThis.imasParsers = n;
+    globalThis.imasParseBuffer = (len) => {
+      const i = buffers.findIndex((b) => b.byteLength >= len);
+      return new Uint8Array(i >= 0 ? buffers.splice(i, 1)[0] : new ArrayBuffer(len), 0, len);
+    };
+    globalThis.imasParse = (req) => new Promise((resolve, reject) => {
+      queue.push({req, resolve, reject});
+      pump();
+    });
+    globalThis.imasParseCancel = () => {
+      for (const q of queue.splice(0)) q.reject(new Error('cancelled'));
+      workers = workers.map((p) => {
+        stop(p, 'cancelled');
+        return spawn(p.i);
+      });
+    };
+  }
+
   // The worker runs the same program: without a document, it serves the
-  // engine on its global scope.
+  // engine on its global scope, or, in the engine's parse workers
+  // (startParsers), parses chunks for it.
   function workerMain() {
     onmessage = async (e) => {
       onmessage = null;
-      startReader(e.data.slices, e.data.inflate);
+      const init = e.data;
+      if (init.parse) {
+        globalThis.imasParseWorker = true;
+        globalThis.imasParseWarmUp = init.warmup;
+      } else {
+        startReader(init.slices, init.inflate);
+        startParsers(init);
+      }
       const go = new Go();
-      const inst = await WebAssembly.instantiate(e.data.module, go.importObject);
-      await linkVector(e.data.vector, inst);
+      const inst = await WebAssembly.instantiate(init.module, go.importObject);
+      await linkVector(init.vector, inst);
       go.run(inst);
     };
   }
 
+  // parserCount is how many parse workers the engine starts: ?parsers=N,
+  // else one per core the browser reports but the engine's own (it reads,
+  // merges and builds meanwhile), at least one and at most 6 (each holds
+  // two 4 MiB chunks and a wasm instance; beyond that the engine's thread
+  // is the limit). 0: the engine parses alone.
+  function parserCount() {
+    const q = new URLSearchParams(location.search).get('parsers');
+    if (q !== null && /^[0-9]+$/.test(q)) return Math.min(+q, 16);
+    return Math.max(1, Math.min((navigator.hardwareConcurrency || 2) - 1, 6));
+  }
+
   function startWorker(module, vector) {
     const src = document.getElementById('imas-wasm-exec').textContent + '\n' + linkVector +
-      '\n' + readerMain + '\n' + startReader + '\n;(' + workerMain + ')();\n';
+      '\n' + readerMain + '\n' + startReader + '\n' + startParsers + '\n;(' + workerMain + ')();\n';
     const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
     const w = new Worker(url);
     w.addEventListener('message', () => URL.revokeObjectURL(url), {once: true});
@@ -417,7 +536,9 @@
     // do (a test of that path, and a way around a browser's stream bug).
     // ?inflate=go inflates .gz in Go (wasm) instead of the browser.
     const q = new URLSearchParams(location.search);
-    w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go'});
+    // ?warmup=0 (no warm-up at all) holds for the parse workers too.
+    w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
+      src, parsers: parserCount(), warmup: q.get('warmup') === '0' ? 0 : undefined});
     return w;
   }
 

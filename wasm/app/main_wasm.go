@@ -36,6 +36,9 @@ func queryMiB(g js.Value, name string, def int) int {
 func main() {
 	g := js.Global()
 	if g.Get("document").IsUndefined() {
+		if g.Get("imasParseWorker").Truthy() {
+			engine.ServeParse(g) // one of the engine's parse workers
+		}
 		engine.Serve(g)
 	}
 	if p := g.Get("imasEnginePort"); p.Truthy() {

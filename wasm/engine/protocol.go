@@ -23,4 +23,7 @@ type Progress struct {
 	// Inflated is the text of .gz inputs that the browser decompressed (in
 	// the reader worker); the rest of any .gz was inflated in wasm.
 	Inflated int64 `json:"inflated"`
+	// Parsed counts the chunks of this analysis each parse worker parsed
+	// (none: every chunk was parsed in the engine's thread).
+	Parsed []int64 `json:"parsed,omitempty"`
 }

@@ -23,6 +23,8 @@ type server struct {
 	warm       sync.Mutex // held by a running warm-up
 	stopWarmUp atomic.Pointer[context.CancelFunc]
 	analysing  atomic.Bool // an analysis has started: no more warm-up
+
+	parsed parseCounts // chunks each parse worker parsed
 }
 
 // Serve answers requests arriving on port — the worker's global scope, or
@@ -30,6 +32,7 @@ type server struct {
 // and never returns.
 func Serve(port js.Value) {
 	sv := &server{port: port, s: NewSession()}
+	sv.s.Parser, sv.s.Parsers = workerParser(&sv.parsed)
 	port.Set("onmessage", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		// Handlers await promises (file reads), so they must not run on
 		// the JS callback's stack.
@@ -83,6 +86,11 @@ func (sv *server) handle(req js.Value) {
 	if op == "cancel" {
 		if c, ok := sv.cancel.Load(arg.Target); ok {
 			c.(context.CancelFunc)()
+			// Every parse worker stops at once (a chunk of another
+			// analysis it held is parsed here instead).
+			if stop := js.Global().Get("imasParseCancel"); stop.Type() == js.TypeFunction {
+				stop.Invoke()
+			}
 		}
 		return
 	}
@@ -200,8 +208,15 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	}
 	start := time.Now()
 	last := start
+	parsed0 := sv.parsed.snapshot()
 	progress := func(now time.Time) {
 		p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
+		if len(parsed0) > 0 {
+			p.Parsed = sv.parsed.snapshot()
+			for i := range p.Parsed {
+				p.Parsed[i] -= parsed0[i]
+			}
+		}
 		sv.reply(id, "progress", p, js.Undefined())
 	}
 	_, err := sv.s.Analyze(ctx, slot, srcs, func(cp core.Progress) {

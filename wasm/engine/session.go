@@ -42,6 +42,14 @@ type Run struct {
 // Session holds the runs and the per-graph caches of the tensor table. It is
 // safe for concurrent use: queries on one run go on while another is read.
 type Session struct {
+	// Parser, when set, parses the chunks of inputs of at least
+	// ParallelBytes in the page's parse workers, Parsers of them
+	// (parsers_js.go); smaller inputs are parsed where the engine runs.
+	Parser  core.ChunkParser
+	Parsers int
+	// alwaysParser uses Parser for inputs of any size (the warm-up).
+	alwaysParser bool
+
 	mu     sync.Mutex
 	runs   map[string]*Run
 	orders map[orderKey][]int32
@@ -87,7 +95,13 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		run.Inputs = append(run.Inputs, src.Name)
 		run.Bytes += max(src.Size, 0)
 	}
-	rep, origin, err := driver.Load(ctx, srcs, driver.Report, core.Options{Progress: progress})
+	opt := core.Options{Progress: progress}
+	if s.Parser != nil && s.Parsers > 0 && (run.Bytes >= ParallelBytes || s.alwaysParser) {
+		// Two chunks out per worker: one parsed, one waiting in its
+		// queue, so that no worker waits for the engine between chunks.
+		opt.Parser, opt.Workers = s.Parser, 2*s.Parsers
+	}
+	rep, origin, err := driver.Load(ctx, srcs, driver.Report, opt)
 	if err != nil {
 		var unusable *driver.Unusable
 		if errors.As(err, &unusable) {
@@ -103,6 +117,10 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 	s.runs[slot] = run
 	return run, nil
 }
+
+// ParallelBytes is the least input the parse workers are used for: below
+// two chunks, handing chunks over costs more than it saves.
+const ParallelBytes = 2 * input.ChunkSize
 
 // drop forgets slot and its caches.
 func (s *Session) drop(slot string) {

@@ -99,7 +99,7 @@ describe('the page in Firefox', {skip: missing || false}, () => {
 
   // open loads the page in a new tab that records every exception,
   // console error, Go panic and dialog, and waits until the UI is up.
-  async function open() {
+  async function open(query = '') {
     const tab = await browser.newPage();
     const t = {tab, problems: [], logs: []};
     tabs.push(t);
@@ -113,7 +113,7 @@ describe('the page in Firefox', {skip: missing || false}, () => {
       t.problems.push(`dialog: ${d.message()}`);
       d.dismiss().catch(() => {});
     });
-    await tab.goto(pathToFileURL(page).href);
+    await tab.goto(pathToFileURL(page).href + query);
     await tab.waitForSelector('.imas[data-state="idle"]', {visible: true});
     return t;
   }
@@ -151,6 +151,29 @@ describe('the page in Firefox', {skip: missing || false}, () => {
       clean(t);
     });
   }
+
+  test('logs parsed by two parse workers equal the CLI\'s report.json', {timeout: 180_000}, async () => {
+    // The mixed sample's files, each repeated (every repeat a recompilation
+    // of its graphs): enough chunks for the parse workers, and fewer graphs
+    // than the table's page of 200.
+    const dir = mkdtempSync(join(tmpdir(), 'imas-ff-parallel-'));
+    try {
+      const files = sampleFiles('mixed').map((f, i) => {
+        const out = join(dir, `plog-${i}.log`);
+        writeFileSync(out, Buffer.concat(Array(10).fill(readFileSync(f))));
+        return out;
+      });
+      const want = cliGraphs(files);
+      const t = await open('?parsers=2');
+      assert.equal(await choose(t, 1, files), 'done', await errorText(t));
+      assert.deepEqual(await shownSizes(t), want);
+      const parsed = await t.tab.evaluate(() => JSON.parse(imasPage.progress).parsed || []);
+      assert.equal(parsed.filter(n => n > 0).length, 2, `chunks parsed by each worker: ${parsed}`);
+      clean(t);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  });
 
   test('the graphs table sorts by a header click', {timeout: 120_000}, async () => {
     const t = await open();
