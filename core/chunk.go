@@ -67,7 +67,9 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	nCand := len(cand) // cand is consumed below
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
-	var set gelog.SetRow
+	var into gelog.Scratch // the frequent statements are parsed into it
+	var recs chunkRecs
+	set := &into.Set
 	// Sized for the usual mix (nearly all candidates are rows) so that
 	// neither grows.
 	r.items = make([]item, 0, nCand)
@@ -127,10 +129,10 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 		r.candidates++
 		ok := plog.ParseAny(l, &env)
 		meta := gelog.Meta{File: file, Line: n, Unterminated: c.Unterminated && start+end+1 == len(data)}
-		rec := gelog.ParseInto(&env, ok, l, meta, &set)
+		rec := gelog.ParseScratch(&env, ok, l, meta, &into)
 		it := item{time: gelog.M(rec).Time, line: n}
-		if rec == gelog.Record(&set) {
-			it.ref = int64(r.tape.Append(&set))
+		if rec == gelog.Record(set) {
+			it.ref = int64(r.tape.Append(set))
 			// Rows of a graph come in runs: count the run, not a map entry a row.
 			if k := (model.HintKey{PID: set.PID, Graph: set.Graph, MemType: set.MemType}); k != run {
 				r.addRows(run, runRows)
@@ -148,7 +150,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 				r.rejected++
 			}
 			it.ref = ^int64(len(r.records))
-			r.records = append(r.records, rec)
+			r.records = append(r.records, recs.keep(rec, &into))
 		}
 		r.items = append(r.items, it)
 	}

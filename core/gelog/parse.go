@@ -104,6 +104,31 @@ func Parse(env *plog.Envelope, envOK bool, line []byte, m Meta) Record {
 // form (the row tape) allocates nothing per row. set's node name then
 // points into line: it is valid only as long as line is. set may be nil.
 func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow) Record {
+	return parse(env, envOK, line, m, set, nil)
+}
+
+// Scratch holds the records a caller lends ParseScratch: the statements
+// that make up the bulk of a log ("[IMAS]Set" rows, RT2 pool allocations
+// and frees, "Malloc block" and "Free block" lines) are parsed into them
+// instead of new records. Their strings may point into the line (Set
+// rows' node names, the kernel names of pool traces): a caller that keeps
+// such a record past the line copies it, and those strings with it.
+type Scratch struct {
+	Set   SetRow
+	Alloc PoolAlloc
+	Free  PoolFree
+	Block PoolBlock
+}
+
+// ParseScratch is Parse that parses the frequent statements into sc (see
+// Scratch) and returns a pointer into it for them; other statements get a
+// record of their own. It allocates nothing for a statement it parses
+// into sc.
+func ParseScratch(env *plog.Envelope, envOK bool, line []byte, m Meta, sc *Scratch) Record {
+	return parse(env, envOK, line, m, &sc.Set, sc)
+}
+
+func parse(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow, sc *Scratch) Record {
 	m.PID, m.TID, m.Time, m.Event = env.PID, env.TID, env.Time, env.Event
 	msg := env.Msg
 	if !envOK {
@@ -113,6 +138,9 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 		if r := parseIMAS(env, msg, i, m, line, set); r != nil {
 			return r
 		}
+	}
+	if poolStatement(env, msg) {
+		return parsePoolInto(env, msg, m, line, sc)
 	}
 	for i := range families {
 		f := &families[i]

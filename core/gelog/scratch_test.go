@@ -1,0 +1,69 @@
+package gelog
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"imas/core/plog"
+)
+
+// scratchLines are the statements ParseScratch parses into its Scratch,
+// one per form, with the record type each must give.
+var scratchLines = []struct {
+	name, line string
+	want       reflect.Type
+}{
+	{"set", benchSetLine, reflect.TypeFor[*SetRow]()},
+	{"trace-alloc", fzEnvKT + "[KernelTrace][AllocMemHbm_Add_1_325][MEM]Alloc memory at stream 0, block 0x55d1c2a3f0e0, address 0x12c180000800, size 65536, tensor size 544, index 1", reflect.TypeFor[*PoolAlloc]()},
+	{"trace-alloc-model-out", fzEnvKT + "[KernelTrace][AllocMemHbm_Add_1_325][MEM]Alloc memory at stream 1, block 0x55d1c2a3f0e0, address 0x12c180000800, size 65536, as model out memory", reflect.TypeFor[*PoolAlloc]()},
+	{"trace-free", fzEnvKT + "[KernelTrace][FreeMemHbm_Add_1_326][MEM]Free memory at stream 0, address 0x12c180000800, tensor 0x55d1c2a3f0e0, index 1", reflect.TypeFor[*PoolFree]()},
+	{"trace-free-2023", fzEnvKT + "[KernelTrace][FreeMemHbm_326][MEM]Free memory, address 0x12c180000800", reflect.TypeFor[*PoolFree]()},
+	{"malloc-block", fzEnvSA + "Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000. span addr 0x55d1c29b1240", reflect.TypeFor[*PoolBlock]()},
+	{"malloc-block-untagged", strings.Replace(fzEnvSA, "[allocator_2] ", "", 1) + "Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000. span addr 0x55d1c29b1240", reflect.TypeFor[*PoolBlock]()},
+	{"free-block", fzEnvSA + "Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.", reflect.TypeFor[*PoolBlock]()},
+}
+
+// TestScratchAllocatesNothing: a line of each statement ParseScratch
+// covers, envelope included, costs no allocation.
+func TestScratchAllocatesNothing(t *testing.T) {
+	var env plog.Envelope
+	var sc Scratch
+	for _, c := range scratchLines {
+		line := []byte(c.line)
+		var got Record
+		allocs := testing.AllocsPerRun(100, func() {
+			ok := plog.Parse(line, &env)
+			got = ParseScratch(&env, ok, line, Meta{}, &sc)
+		})
+		if reflect.TypeOf(got) != c.want {
+			t.Fatalf("%s: got %T, want %v", c.name, got, c.want)
+		}
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations a line, want none", c.name, allocs)
+		}
+	}
+}
+
+// TestScratchEqualsParse: what ParseScratch gives for a line equals what
+// Parse gives, for the covered forms and every seed line of the families.
+func TestScratchEqualsParse(t *testing.T) {
+	lines := append([]string(nil), fzSeeds...)
+	for _, c := range scratchLines {
+		lines = append(lines, c.line)
+	}
+	var sc Scratch
+	for _, l := range lines {
+		line := []byte(l)
+		var env plog.Envelope
+		ok := plog.Parse(line, &env)
+		want := Parse(&env, ok, line, Meta{File: 1, Line: 7})
+		got := ParseScratch(&env, ok, line, Meta{File: 1, Line: 7}, &sc)
+		if reflect.TypeOf(got) != reflect.TypeOf(want) {
+			t.Fatalf("%q: got %T, want %T", l, got, want)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q:\ngot  %+v\nwant %+v", l, got, want)
+		}
+	}
+}
