@@ -163,3 +163,6 @@ func pidInt(pid string) int64 {
 
 // hexAddr formats an address as report.json's lower-case 0x string.
 func hexAddr(a uint64) string { return "0x" + strconv.FormatUint(a, 16) }
+
+// HexAddr is an address as the model prints it ("0x" and lower-case hex).
+func HexAddr(a uint64) string { return hexAddr(a) }
