@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"imas/core/gelog"
+	"imas/core/internal/prefault"
 )
 
 // chunkRecs keeps the records of a chunk that gelog.ParseScratch parsed
@@ -53,6 +54,7 @@ func (c *chunkRecs) str(s string) string {
 	}
 	if len(s) > cap(c.text)-len(c.text) {
 		c.text = make([]byte, 0, max(textBlock, len(s)))
+		prefault.Slice(c.text)
 	}
 	n := len(c.text)
 	c.text = append(c.text, s...)
@@ -69,7 +71,9 @@ type slab[T any] struct{ block []T }
 
 func (s *slab[T]) next() *T {
 	if len(s.block) == cap(s.block) {
+		// Written in full: backed in one call (prefault), not a fault a page.
 		s.block = make([]T, 0, slabBlock)
+		prefault.Slice(s.block)
 	}
 	s.block = s.block[:len(s.block)+1]
 	return &s.block[len(s.block)-1]
