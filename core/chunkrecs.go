@@ -8,15 +8,17 @@ import (
 )
 
 // chunkRecs keeps the records of a chunk that gelog.ParseScratch parsed
-// into the worker's scratch (pool allocations, frees and blocks): copied
-// into blocks that never move, their kernel names into a byte arena, so
-// that a pool line costs no allocation of its own. The records stay where
+// into the worker's scratch (pool allocations, frees and blocks, operator
+// addresses): copied into blocks that never move, their kernel and
+// operator names into a byte arena, so that such a line costs no
+// allocation of its own. The records stay where
 // they are until the chunk is merged, and the names for as long as a
 // record of the model points at them.
 type chunkRecs struct {
 	allocs slab[gelog.PoolAlloc]
 	frees  slab[gelog.PoolFree]
 	blocks slab[gelog.PoolBlock]
+	addrs  slab[gelog.OpAddress]
 	text   []byte
 }
 
@@ -40,6 +42,11 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 		b := c.blocks.next()
 		*b = sc.Block // its strings are its own
 		return b
+	case gelog.Record(&sc.Addr):
+		a := c.addrs.next()
+		*a = sc.Addr
+		a.Name = c.str(a.Name)
+		return a
 	}
 	return rec
 }

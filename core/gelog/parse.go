@@ -69,6 +69,9 @@ type Family struct {
 	Name  string
 	Match func(env *plog.Envelope, msg []byte) bool
 	Parse func(env *plog.Envelope, msg []byte, m Meta, line []byte) Record
+	// ParseInto, when set, is Parse for ParseScratch: it may parse into
+	// the caller's Scratch (sc is never nil).
+	ParseInto func(env *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record
 	// Rare families are tried after the others: their lines are few,
 	// and every line of a frequent family would pay for their Match.
 	Rare bool
@@ -111,13 +114,15 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 // that make up the bulk of a log ("[IMAS]Set" rows, RT2 pool allocations
 // and frees, "Malloc block" and "Free block" lines) are parsed into them
 // instead of new records. Their strings may point into the line (Set
-// rows' node names, the kernel names of pool traces): a caller that keeps
+// rows' node names, the kernel names of pool traces, operator names of
+// address lines): a caller that keeps
 // such a record past the line copies it, and those strings with it.
 type Scratch struct {
 	Set   SetRow
 	Alloc PoolAlloc
 	Free  PoolFree
 	Block PoolBlock
+	Addr  OpAddress
 }
 
 // ParseScratch is Parse that parses the frequent statements into sc (see
@@ -145,6 +150,9 @@ func parse(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow, sc 
 	for i := range families {
 		f := &families[i]
 		if f.Match(env, msg) {
+			if sc != nil && f.ParseInto != nil {
+				return f.ParseInto(env, msg, m, line, sc)
+			}
 			return f.Parse(env, msg, m, line)
 		}
 	}

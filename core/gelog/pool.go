@@ -85,7 +85,7 @@ type PoolDetails struct {
 }
 
 func init() {
-	Register(Family{Name: "pool", Match: matchPool, Parse: parsePool})
+	Register(Family{Name: "pool", Match: matchPool, Parse: parsePool, ParseInto: parsePoolInto})
 }
 
 var poolKeys = []string{"[KernelTrace][", "create caching memory allocator", "Malloc block ", "Free block ", "Device memory   : ["}

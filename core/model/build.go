@@ -408,7 +408,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	g.HasSummary = true
 	g.SummaryPath, g.SummaryLine = b.Path(r.File), r.Line
 	build := buildLogged(g.Logged)
-	g.Logged = Logged{}
+	g.Logged = make(Logged, 0, 1+len(r.Logged)+len(build)) // sized once: a graph is a summary line
 	defer func() {
 		g.Logged = append(g.Logged, build...)
 		if r.MemType == 2 {
