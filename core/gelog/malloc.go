@@ -156,7 +156,7 @@ const printMarker = "MallocMemory, func="
 
 func matchMalloc(_ *plog.Envelope, msg []byte) bool {
 	for _, k := range mallocKeys {
-		if bytes.Contains(msg, []byte(k)) {
+		if containsText(msg, k) {
 			return true
 		}
 	}

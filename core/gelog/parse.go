@@ -54,7 +54,7 @@ var Markers = []string{
 // IsCandidate reports whether line carries one of the Markers.
 func IsCandidate(line []byte) bool {
 	for _, mk := range Markers {
-		if bytes.Contains(line, []byte(mk)) {
+		if containsText(line, mk) {
 			return true
 		}
 	}

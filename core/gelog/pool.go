@@ -95,7 +95,7 @@ func matchPool(env *plog.Envelope, msg []byte) bool {
 		return true
 	}
 	for _, k := range poolKeys {
-		if bytes.Contains(msg, []byte(k)) {
+		if containsText(msg, k) {
 			return true
 		}
 	}

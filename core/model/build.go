@@ -39,6 +39,7 @@ type Builder struct {
 	events map[eventKey]eventSeen
 
 	hints map[HintKey]Hint
+	descs lifeDescs
 
 	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
@@ -167,7 +168,7 @@ func (b *Builder) Add(rec gelog.Record) {
 			}
 		}
 	case *gelog.Ignored:
-		b.R.DiagSummary["ignored:"+r.What]++
+		b.R.DiagSummary[diag.IgnoredCounter(r.What)]++
 	case *gelog.SetRow:
 		b.addSet(r)
 	case *gelog.ContRow:
@@ -221,7 +222,7 @@ func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Gr
 	k := graphKey{in.pid, in.inst, memtype}
 	g := b.graphs[k]
 	if g == nil {
-		g = &Graph{PID: strconv.FormatInt(in.pid, 10), Graph: b.Intern(in.inst), MemType: memtype,
+		g = &Graph{PID: pidString(in.pid), Graph: b.Intern(in.inst), MemType: memtype,
 			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
 			File: file, Line: line, Seq: in.seq}
 		b.graphs[k] = g
@@ -335,14 +336,15 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 	}
 	var w *Row
 	g.Rows, w = nextSlot(g.Rows)
-	setRow(w, r)
+	setRow(w, r, &b.descs)
 }
 
 // setRow stores the model row of r in w, field by field: assigning a Row
 // value copies it with a bulk write barrier while the collector marks,
 // which is dear in wasm, where the collector marks for much of a run.
-// Every field is set: w may hold an older row.
-func setRow(w *Row, r *gelog.SetRow) {
+// Every field is set: w may hold an older row. Lifetime texts are kept in
+// descs.
+func setRow(w *Row, r *gelog.SetRow, descs *lifeDescs) {
 	// Names were interned by the parsers already; node names are unique
 	// per row, so interning them again costs more than it saves.
 	w.Node, w.OpType, w.Kind, w.Index = r.Node, r.OpType, r.Kind, r.Index
@@ -354,14 +356,25 @@ func setRow(w *Row, r *gelog.SetRow) {
 	w.Batch, w.BlockType, w.Pool, w.Counted = r.Batch, r.BlockType, r.Pool, false
 	w.ChildParts, w.File, w.Line = int8(min(max(r.ChildParts, 0), 5)), r.File, r.Line
 	if r.LifeDesc != [2]string{} {
-		d := r.LifeDesc
-		w.LifeDesc = &d
+		w.LifeDesc = descs.keep(r.LifeDesc)
 	}
 	if !r.HasLife {
 		// Templates before 2020-06 print no lifetime: the tensor lives for
 		// the whole graph as far as imas can tell.
 		w.LifeBegin, w.LifeEnd = 0, LifeMax
 	}
+}
+
+// lifeDescs hands out the rows' lifetime texts from blocks that never
+// move, so that a row with them costs no allocation of its own.
+type lifeDescs struct{ block [][2]string }
+
+func (d *lifeDescs) keep(v [2]string) *[2]string {
+	if len(d.block) == cap(d.block) {
+		d.block = make([][2]string, 0, 1024)
+	}
+	d.block = append(d.block, v)
+	return &d.block[len(d.block)-1]
 }
 
 func b01(v bool) int8 {
