@@ -51,8 +51,9 @@ type overlong struct {
 // chunkScratch is what a parsing worker carries from chunk to chunk: the
 // line-start buffer, and the sizing of its next tape.
 type chunkScratch struct {
-	cand []int
-	tape store.TapeSizer
+	cand  []int
+	tape  store.TapeSizer
+	hints int // graphs of the last chunk: its hints map is made that size
 }
 
 // parseChunk finds the candidate lines of a chunk and parses them. Only
@@ -75,7 +76,8 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	r.items = make([]item, 0, nCand)
 	prefault.Slice(r.items)
 	r.tape = store.NewRowTape(sc.tape.Size(nCand))
-	r.hints = map[model.HintKey]model.Hint{}
+	// A chunk of many small graphs would grow its hints map several times.
+	r.hints = make(map[model.HintKey]model.Hint, sc.hints)
 	var run model.HintKey // the graph of the current run of Set rows
 	runRows := 0
 	line, pos := int64(1), 0 // line number of the line starting at pos
@@ -157,6 +159,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
 	sc.tape.Learn(nCand, r.tape)
+	sc.hints = len(r.hints)
 	return r
 }
 

@@ -40,6 +40,7 @@ type Builder struct {
 
 	hints map[HintKey]Hint
 	descs lifeDescs
+	small rowBlocks // rows of small graphs
 
 	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
@@ -259,9 +260,31 @@ func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
 	if n == 0 {
 		return []Row{}
 	}
+	if n <= smallGraphRows {
+		return b.small.take(n)
+	}
 	rows := make([]Row, 0, n)
 	prefault.Slice(rows)
 	return rows
+}
+
+// smallGraphRows is the most rows a graph gets from the shared blocks.
+const smallGraphRows = 128
+
+// rowBlocks hands out the row slices of small graphs from shared blocks:
+// a log of thousands of small graphs would otherwise pay an allocation and
+// fresh pages for each. A slice's capacity ends where the next graph's
+// begins, so a graph that outgrows it is copied, never overwrites.
+type rowBlocks struct{ block []Row }
+
+func (r *rowBlocks) take(n int) []Row {
+	if cap(r.block)-len(r.block) < n {
+		r.block = make([]Row, 0, 8*smallGraphRows)
+		prefault.Slice(r.block)
+	}
+	i := len(r.block)
+	r.block = r.block[:i+n]
+	return r.block[i:i:i+n]
 }
 
 // hintedRows is one compilation's share of the rows counted for k.
