@@ -54,6 +54,10 @@ type chunkScratch struct {
 	cand  []int
 	tape  store.TapeSizer
 	hints int // graphs of the last chunk: its hints map is made that size
+	// records per 1024 candidate lines in the last chunk: the list of
+	// records other than Set rows (most lines of a pool-heavy log) is made
+	// that size plus an eighth, not grown by doubling.
+	recordsPer1024 int
 }
 
 // parseChunk finds the candidate lines of a chunk and parses them. Only
@@ -76,6 +80,7 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	r.items = make([]item, 0, nCand)
 	prefault.Slice(r.items)
 	r.tape = store.NewRowTape(sc.tape.Size(nCand))
+	r.records = make([]gelog.Record, 0, nCand*sc.recordsPer1024/1024*9/8+16)
 	// A chunk of many small graphs would grow its hints map several times.
 	r.hints = make(map[model.HintKey]model.Hint, sc.hints)
 	var run model.HintKey // the graph of the current run of Set rows
@@ -160,6 +165,9 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
 	sc.tape.Learn(nCand, r.tape)
 	sc.hints = len(r.hints)
+	if nCand > 0 {
+		sc.recordsPer1024 = (len(r.records)*1024 + nCand - 1) / nCand
+	}
 	return r
 }
 
