@@ -51,8 +51,8 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 	return rec
 }
 
-// textBlock is the size of the blocks of kernel names.
-const textBlock = 64 << 10
+// textBlock is the size of the blocks of kernel and operator names.
+const textBlock = 16 << 10
 
 // str copies s into the arena.
 func (c *chunkRecs) str(s string) string {
@@ -69,17 +69,19 @@ func (c *chunkRecs) str(s string) string {
 	return unsafe.String(&c.text[n], len(s))
 }
 
-// slabBlock is how many records a block of a slab holds.
+// slabBlock is how many records the largest block of a slab holds.
 const slabBlock = 512
 
-// slab hands out records that never move: blocks of slabBlock, never
-// grown, so a pointer to a record stays valid.
+// slab hands out records that never move: blocks that are never grown, so
+// a pointer to a record stays valid. Blocks double from 16 records to
+// slabBlock: a chunk with a few such lines does not hold a large block
+// for them.
 type slab[T any] struct{ block []T }
 
 func (s *slab[T]) next() *T {
 	if len(s.block) == cap(s.block) {
 		// Written in full: backed in one call (prefault), not a fault a page.
-		s.block = make([]T, 0, slabBlock)
+		s.block = make([]T, 0, min(max(2*cap(s.block), 16), slabBlock))
 		prefault.Slice(s.block)
 	}
 	s.block = s.block[:len(s.block)+1]
