@@ -19,6 +19,7 @@ type chunkRecs struct {
 	frees  slab[gelog.PoolFree]
 	blocks slab[gelog.PoolBlock]
 	addrs  slab[gelog.OpAddress]
+	malls  slab[gelog.DeviceMalloc]
 	text   []byte
 }
 
@@ -42,6 +43,10 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 		b := c.blocks.next()
 		*b = sc.Block // its strings are its own
 		return b
+	case gelog.Record(&sc.Malloc):
+		d := c.malls.next()
+		*d = sc.Malloc // its strings are interned
+		return d
 	case gelog.Record(&sc.Addr):
 		a := c.addrs.next()
 		*a = sc.Addr

@@ -23,6 +23,7 @@ func TestChunkRecordsOwnTheirText(t *testing.T) {
 		env + "[allocator_2] Alloc:Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000. span addr 0x55d1c29b1240",
 		env + "[allocator_2] Free:Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.",
 		env + "GetWorkspaceDataAddrs:[IMAS]graph_1 type[F] name[realdiv_8] workspace[0] offset[2080256] size[148160] memaddr[0x12c2e71fbe00]",
+		env + "MallocMemory:MallocMemory, func=aclrtMalloc, size=32522752, purpose=feature map,used for op input and output, ptr=0x12c23d600000, device_id=0, module_id=45",
 		env + "SetInputOffset:[IMAS]AfterAssignMemory : g_1 memoffset[1024], memtype[2], theory_min[512], streams[1]",
 	}
 	data := []byte(joinLines(lines))
@@ -44,12 +45,12 @@ func TestChunkRecordsOwnTheirText(t *testing.T) {
 			t.Errorf("line %d:\n got %+v\nwant %+v", i+1, rec, want)
 		}
 		switch rec.(type) {
-		case *gelog.PoolAlloc, *gelog.PoolFree, *gelog.PoolBlock, *gelog.OpAddress:
+		case *gelog.PoolAlloc, *gelog.PoolFree, *gelog.PoolBlock, *gelog.OpAddress, *gelog.DeviceMalloc:
 			kept++
 		}
 	}
-	if kept != 5 {
-		t.Errorf("%d of the records came from the scratch, want 5", kept)
+	if kept != 6 {
+		t.Errorf("%d of the records came from the scratch, want 6", kept)
 	}
 }
 

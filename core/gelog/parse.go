@@ -118,11 +118,12 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 // address lines): a caller that keeps
 // such a record past the line copies it, and those strings with it.
 type Scratch struct {
-	Set   SetRow
-	Alloc PoolAlloc
-	Free  PoolFree
-	Block PoolBlock
-	Addr  OpAddress
+	Set    SetRow
+	Alloc  PoolAlloc
+	Free   PoolFree
+	Block  PoolBlock
+	Addr   OpAddress
+	Malloc DeviceMalloc
 }
 
 // ParseScratch is Parse that parses the frequent statements into sc (see

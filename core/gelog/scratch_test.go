@@ -23,6 +23,7 @@ var scratchLines = []struct {
 	{"malloc-block-untagged", strings.Replace(fzEnvSA, "[allocator_2] ", "", 1) + "Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000. span addr 0x55d1c29b1240", reflect.TypeFor[*PoolBlock]()},
 	{"op-address", fzEnvAddr + "[IMAS]graph_1 type[F] name[realdiv_8] workspace[0] offset[2080256] size[148160] memaddr[0x12c2e71fbe00]", reflect.TypeFor[*OpAddress]()},
 	{"op-address-get", fzEnvAddr + "[IMAS]GetInputDataAddrs graph_0 type[C] name[matmul] input[1] size[4096] memaddr[0x12c300001000]", reflect.TypeFor[*OpAddress]()},
+	{"malloc", fzEnvMem + "MallocMemory, func=aclrtMalloc, size=32522752, purpose=feature map,used for op input and output, ptr=0x12c23d600000, device_id=0, module_id=45", reflect.TypeFor[*DeviceMalloc]()},
 	{"free-block", fzEnvSA + "Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.", reflect.TypeFor[*PoolBlock]()},
 }
 

@@ -284,7 +284,7 @@ func (r *rowBlocks) take(n int) []Row {
 	}
 	i := len(r.block)
 	r.block = r.block[:i+n]
-	return r.block[i:i:i+n]
+	return r.block[i : i : i+n]
 }
 
 // hintedRows is one compilation's share of the rows counted for k.
