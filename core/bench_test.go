@@ -94,10 +94,10 @@ func mixLog(b *testing.B, mix string) []byte {
 }
 
 // BenchmarkTotalMix is what "imas total" computes (a summary build and its
-// analyses) for 32 MB of each mix: Set-heavy, pool-heavy, many small
-// graphs.
+// analyses) for 32 MB of each mix: Set-heavy, pool-heavy, many processes,
+// many small graphs.
 func BenchmarkTotalMix(b *testing.B) {
-	for _, mix := range []string{"large", "poolheavy", "smallgraphs"} {
+	for _, mix := range []string{"large", "poolheavy", "ranks", "smallgraphs"} {
 		b.Run(mix, func(b *testing.B) {
 			data := mixLog(b, mix)
 			src := []input.Source{input.BytesSource(mix+".log", data)}
