@@ -20,6 +20,7 @@ type chunkRecs struct {
 	blocks slab[gelog.PoolBlock]
 	addrs  slab[gelog.OpAddress]
 	malls  slab[gelog.DeviceMalloc]
+	vars   slab[gelog.VarAssign]
 	text   []byte
 }
 
@@ -47,6 +48,11 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 		d := c.malls.next()
 		*d = sc.Malloc // its strings are interned
 		return d
+	case gelog.Record(&sc.Var):
+		v := c.vars.next()
+		*v = sc.Var
+		v.Name = c.str(v.Name)
+		return v
 	case gelog.Record(&sc.Addr):
 		a := c.addrs.next()
 		*a = sc.Addr

@@ -24,6 +24,7 @@ func TestChunkRecordsOwnTheirText(t *testing.T) {
 		env + "[allocator_2] Free:Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.",
 		env + "GetWorkspaceDataAddrs:[IMAS]graph_1 type[F] name[realdiv_8] workspace[0] offset[2080256] size[148160] memaddr[0x12c2e71fbe00]",
 		env + "MallocMemory:MallocMemory, func=aclrtMalloc, size=32522752, purpose=feature map,used for op input and output, ptr=0x12c23d600000, device_id=0, module_id=45",
+		env + "AssignVarMem:[IMAS]AssignVarMem Set session_0 name[conv1_weight] output[0] offset to [0] size[74752] realsize[73728].",
 		env + "SetInputOffset:[IMAS]AfterAssignMemory : g_1 memoffset[1024], memtype[2], theory_min[512], streams[1]",
 	}
 	data := []byte(joinLines(lines))
@@ -45,12 +46,12 @@ func TestChunkRecordsOwnTheirText(t *testing.T) {
 			t.Errorf("line %d:\n got %+v\nwant %+v", i+1, rec, want)
 		}
 		switch rec.(type) {
-		case *gelog.PoolAlloc, *gelog.PoolFree, *gelog.PoolBlock, *gelog.OpAddress, *gelog.DeviceMalloc:
+		case *gelog.PoolAlloc, *gelog.PoolFree, *gelog.PoolBlock, *gelog.OpAddress, *gelog.DeviceMalloc, *gelog.VarAssign:
 			kept++
 		}
 	}
-	if kept != 6 {
-		t.Errorf("%d of the records came from the scratch, want 6", kept)
+	if kept != 7 {
+		t.Errorf("%d of the records came from the scratch, want 7", kept)
 	}
 }
 

@@ -114,8 +114,8 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 // that make up the bulk of a log ("[IMAS]Set" rows, RT2 pool allocations
 // and frees, "Malloc block" and "Free block" lines) are parsed into them
 // instead of new records. Their strings may point into the line (Set
-// rows' node names, the kernel names of pool traces, operator names of
-// address lines): a caller that keeps
+// rows' node names, the kernel names of pool traces, operator and
+// variable names): a caller that keeps
 // such a record past the line copies it, and those strings with it.
 type Scratch struct {
 	Set    SetRow
@@ -124,6 +124,7 @@ type Scratch struct {
 	Block  PoolBlock
 	Addr   OpAddress
 	Malloc DeviceMalloc
+	Var    VarAssign
 }
 
 // ParseScratch is Parse that parses the frequent statements into sc (see

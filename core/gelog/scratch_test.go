@@ -24,6 +24,7 @@ var scratchLines = []struct {
 	{"op-address", fzEnvAddr + "[IMAS]graph_1 type[F] name[realdiv_8] workspace[0] offset[2080256] size[148160] memaddr[0x12c2e71fbe00]", reflect.TypeFor[*OpAddress]()},
 	{"op-address-get", fzEnvAddr + "[IMAS]GetInputDataAddrs graph_0 type[C] name[matmul] input[1] size[4096] memaddr[0x12c300001000]", reflect.TypeFor[*OpAddress]()},
 	{"malloc", fzEnvMem + "MallocMemory, func=aclrtMalloc, size=32522752, purpose=feature map,used for op input and output, ptr=0x12c23d600000, device_id=0, module_id=45", reflect.TypeFor[*DeviceMalloc]()},
+	{"variable", fzEnv25 + "[IMAS]AssignVarMem Set session_0 name[conv1_weight] output[0] offset to [0] size[74752] realsize[73728].", reflect.TypeFor[*VarAssign]()},
 	{"free-block", fzEnvSA + "Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.", reflect.TypeFor[*PoolBlock]()},
 }
 
