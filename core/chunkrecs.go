@@ -21,6 +21,7 @@ type chunkRecs struct {
 	addrs  slab[gelog.OpAddress]
 	malls  slab[gelog.DeviceMalloc]
 	vars   slab[gelog.VarAssign]
+	devmms slab[gelog.DevmmStat]
 	text   []byte
 }
 
@@ -53,6 +54,10 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 		*v = sc.Var
 		v.Name = c.str(v.Name)
 		return v
+	case gelog.Record(&sc.Devmm):
+		d := c.devmms.next()
+		*d = sc.Devmm // its strings are interned
+		return d
 	case gelog.Record(&sc.Addr):
 		a := c.addrs.next()
 		*a = sc.Addr

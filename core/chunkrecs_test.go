@@ -25,6 +25,7 @@ func TestChunkRecordsOwnTheirText(t *testing.T) {
 		env + "GetWorkspaceDataAddrs:[IMAS]graph_1 type[F] name[realdiv_8] workspace[0] offset[2080256] size[148160] memaddr[0x12c2e71fbe00]",
 		env + "MallocMemory:MallocMemory, func=aclrtMalloc, size=32522752, purpose=feature map,used for op input and output, ptr=0x12c23d600000, device_id=0, module_id=45",
 		env + "AssignVarMem:[IMAS]AssignVarMem Set session_0 name[conv1_weight] output[0] offset to [0] size[74752] realsize[73728].",
+		"[INFO] DRV(610001,python3):2026-02-20-10:00:17.396.789 [svm_mem_statistics.c:150][ascend][curpid:610001,610061][drv][devmm][_svm_mem_stats_show]DEV_MEM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=4096; allocated_peak_size=8192; alloc_cnt=3; free_cnt=3)",
 		env + "SetInputOffset:[IMAS]AfterAssignMemory : g_1 memoffset[1024], memtype[2], theory_min[512], streams[1]",
 	}
 	data := []byte(joinLines(lines))
@@ -46,12 +47,12 @@ func TestChunkRecordsOwnTheirText(t *testing.T) {
 			t.Errorf("line %d:\n got %+v\nwant %+v", i+1, rec, want)
 		}
 		switch rec.(type) {
-		case *gelog.PoolAlloc, *gelog.PoolFree, *gelog.PoolBlock, *gelog.OpAddress, *gelog.DeviceMalloc, *gelog.VarAssign:
+		case *gelog.PoolAlloc, *gelog.PoolFree, *gelog.PoolBlock, *gelog.OpAddress, *gelog.DeviceMalloc, *gelog.VarAssign, *gelog.DevmmStat:
 			kept++
 		}
 	}
-	if kept != 7 {
-		t.Errorf("%d of the records came from the scratch, want 7", kept)
+	if kept != 8 {
+		t.Errorf("%d of the records came from the scratch, want 8", kept)
 	}
 }
 

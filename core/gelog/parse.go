@@ -125,6 +125,7 @@ type Scratch struct {
 	Addr   OpAddress
 	Malloc DeviceMalloc
 	Var    VarAssign
+	Devmm  DevmmStat
 }
 
 // ParseScratch is Parse that parses the frequent statements into sc (see

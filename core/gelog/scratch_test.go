@@ -25,6 +25,8 @@ var scratchLines = []struct {
 	{"op-address-get", fzEnvAddr + "[IMAS]GetInputDataAddrs graph_0 type[C] name[matmul] input[1] size[4096] memaddr[0x12c300001000]", reflect.TypeFor[*OpAddress]()},
 	{"malloc", fzEnvMem + "MallocMemory, func=aclrtMalloc, size=32522752, purpose=feature map,used for op input and output, ptr=0x12c23d600000, device_id=0, module_id=45", reflect.TypeFor[*DeviceMalloc]()},
 	{"variable", fzEnv25 + "[IMAS]AssignVarMem Set session_0 name[conv1_weight] output[0] offset to [0] size[74752] realsize[73728].", reflect.TypeFor[*VarAssign]()},
+	{"devmm", fzEnvDRV + "_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=44138496; alloced_peak_size=44138496; alloc_cnt=18; free_cnt=0)", reflect.TypeFor[*DevmmStat]()},
+	{"devmm-cached", fzEnvDRV + "_svm_mem_stats_show]HOST_MEM Cached_size:12582912Bytes", reflect.TypeFor[*DevmmStat]()},
 	{"free-block", fzEnvSA + "Free block device_id:0 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.", reflect.TypeFor[*PoolBlock]()},
 }
 
