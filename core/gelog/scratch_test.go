@@ -73,3 +73,24 @@ func TestScratchEqualsParse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScratch: for any line, ParseScratch gives the record Parse gives.
+func FuzzScratch(f *testing.F) {
+	for _, s := range fzSeeds {
+		f.Add(s)
+	}
+	for _, c := range scratchLines {
+		f.Add(c.line)
+	}
+	var sc Scratch
+	f.Fuzz(func(t *testing.T, l string) {
+		line := []byte(l)
+		var env plog.Envelope
+		ok := plog.Parse(line, &env)
+		want := Parse(&env, ok, line, Meta{Line: 3})
+		got := ParseScratch(&env, ok, line, Meta{Line: 3}, &sc)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\ngot  %+v\nwant %+v", l, got, want)
+		}
+	})
+}
