@@ -71,3 +71,43 @@ func BenchmarkParseCandidates(b *testing.B) {
 		}
 	}
 }
+
+var (
+	mixMu   sync.Mutex
+	mixLogs = map[string][]byte{}
+)
+
+// mixLog is 32 MB of a generated mix (internal/gen's sized profiles) as
+// one log.
+func mixLog(b *testing.B, mix string) []byte {
+	mixMu.Lock()
+	defer mixMu.Unlock()
+	if data, ok := mixLogs[mix]; ok {
+		return data
+	}
+	data, err := gen.Log(mix, 32<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mixLogs[mix] = data
+	return data
+}
+
+// BenchmarkTotalMix is what "imas total" computes (a summary build and its
+// analyses) for 32 MB of each mix: Set-heavy, pool-heavy, many processes,
+// many small graphs.
+func BenchmarkTotalMix(b *testing.B) {
+	for _, mix := range []string{"large", "poolheavy", "ranks", "smallgraphs"} {
+		b.Run(mix, func(b *testing.B) {
+			data := mixLog(b, mix)
+			src := []input.Source{input.BytesSource(mix+".log", data)}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := core.Analyze(context.Background(), src, core.Options{Summary: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -51,8 +51,13 @@ type overlong struct {
 // chunkScratch is what a parsing worker carries from chunk to chunk: the
 // line-start buffer, and the sizing of its next tape.
 type chunkScratch struct {
-	cand []int
-	tape store.TapeSizer
+	cand  []int
+	tape  store.TapeSizer
+	hints int // graphs of the last chunk: its hints map is made that size
+	// records per 1024 candidate lines in the last chunk: the list of
+	// records other than Set rows (most lines of a pool-heavy log) is made
+	// that size plus an eighth, not grown by doubling.
+	recordsPer1024 int
 }
 
 // parseChunk finds the candidate lines of a chunk and parses them. Only
@@ -67,13 +72,17 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	nCand := len(cand) // cand is consumed below
 	long := longLines(data, maxLine, c.Cut)
 	var env plog.Envelope
-	var set gelog.SetRow
+	var into gelog.Scratch // the frequent statements are parsed into it
+	var recs chunkRecs
+	set := &into.Set
 	// Sized for the usual mix (nearly all candidates are rows) so that
 	// neither grows.
 	r.items = make([]item, 0, nCand)
 	prefault.Slice(r.items)
 	r.tape = store.NewRowTape(sc.tape.Size(nCand))
-	r.hints = map[model.HintKey]model.Hint{}
+	r.records = make([]gelog.Record, 0, nCand*sc.recordsPer1024/1024*9/8+16)
+	// A chunk of many small graphs would grow its hints map several times.
+	r.hints = make(map[model.HintKey]model.Hint, sc.hints)
 	var run model.HintKey // the graph of the current run of Set rows
 	runRows := 0
 	line, pos := int64(1), 0 // line number of the line starting at pos
@@ -127,10 +136,10 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 		r.candidates++
 		ok := plog.ParseAny(l, &env)
 		meta := gelog.Meta{File: file, Line: n, Unterminated: c.Unterminated && start+end+1 == len(data)}
-		rec := gelog.ParseInto(&env, ok, l, meta, &set)
+		rec := gelog.ParseScratch(&env, ok, l, meta, &into)
 		it := item{time: gelog.M(rec).Time, line: n}
-		if rec == gelog.Record(&set) {
-			it.ref = int64(r.tape.Append(&set))
+		if rec == gelog.Record(set) {
+			it.ref = int64(r.tape.Append(set))
 			// Rows of a graph come in runs: count the run, not a map entry a row.
 			if k := (model.HintKey{PID: set.PID, Graph: set.Graph, MemType: set.MemType}); k != run {
 				r.addRows(run, runRows)
@@ -148,13 +157,17 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 				r.rejected++
 			}
 			it.ref = ^int64(len(r.records))
-			r.records = append(r.records, rec)
+			r.records = append(r.records, recs.keep(rec, &into))
 		}
 		r.items = append(r.items, it)
 	}
 	r.addRows(run, runRows)
 	r.lines = lineAt(len(data)) - 1 // every line ends with '\n'
 	sc.tape.Learn(nCand, r.tape)
+	sc.hints = len(r.hints)
+	if nCand > 0 {
+		sc.recordsPer1024 = (len(r.records)*1024 + nCand - 1) / nCand
+	}
 	return r
 }
 

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"testing"
 
 	"imas/core/export"
@@ -44,6 +45,12 @@ func TestSummaryStreamsPools(t *testing.T) {
 			}
 			if a, b := export.PoolSummaryLine(full.Pools[i]), export.PoolSummaryLine(p); a != b {
 				t.Errorf("%s: pool line\n%s\nsummary\n%s", dir, a, b)
+			}
+			// Every figure of the pool, not only those the line prints.
+			f, s := *full.Pools[i], *p
+			f.Rows, s.Rows, s.Streamed = nil, nil, nil
+			if !reflect.DeepEqual(f, s) {
+				t.Errorf("%s %s: pool figures\n%+v\nsummary\n%+v", dir, p.Allocator, f, s)
 			}
 		}
 		if rows == 0 && dir != "../testdata/samples/mixed" {

@@ -19,6 +19,7 @@ FUZZFLAGS ?= -fuzzminimizetime=3s
 FUZZ_ENTRY := \
 	./core/plog:FuzzParse \
 	./core/gelog:FuzzParse \
+	./core/gelog:FuzzScratch \
 	./core/input:FuzzWalk \
 	./core:FuzzAnalyze \
 	./cmd/imas:FuzzReport \
@@ -37,6 +38,7 @@ FUZZ_TARGETS ?= $(FUZZ_ENTRY) $(FUZZ_FAMILIES)
 FUZZ_SHORT := \
 	./core/plog:FuzzParse:200000x \
 	./core/gelog:FuzzParse:200000x \
+	./core/gelog:FuzzScratch:200000x \
 	./core/input:FuzzWalk:40000x \
 	./core:FuzzAnalyze:10000x \
 	./cmd/imas:FuzzReport:200x \

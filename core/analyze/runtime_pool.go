@@ -22,6 +22,9 @@ func PoolFigures(p *model.Pool) {
 		p.Frees = p.UnmatchedFrees + st.KernelFrees
 		p.Leaked = p.Allocs - st.KernelFrees
 		p.TopAddresses, p.Addresses = topAddresses(slices.Clone(st.Addresses)), int64(len(st.Addresses))
+		for i := range p.TopAddresses {
+			p.TopAddresses[i].Address = model.HexAddr(p.TopAddresses[i].Addr)
+		}
 		poolRates(p)
 		return
 	}
@@ -84,7 +87,7 @@ func byAddress(rows []model.PoolRow) (top []model.PoolAddr, distinct int64) {
 		if !ok {
 			j = len(all)
 			idx[r.Addr] = j
-			all = append(all, model.PoolAddr{Address: r.Address})
+			all = append(all, model.PoolAddr{Address: r.Address, Addr: r.Addr})
 		}
 		a := &all[j]
 		a.Allocs++

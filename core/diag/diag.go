@@ -75,7 +75,19 @@ type Reason struct {
 	Action   string // what the user can do about it ("" when nothing is needed)
 }
 
-var byName = map[string]int{}
+var (
+	byName   = map[string]int{}
+	counters = map[string]string{} // ignored rule → "ignored:" + rule
+)
+
+// IgnoredCounter is the name under which lines ignored by rule name are
+// counted ("ignored:" + name), one shared string per rule of the table.
+func IgnoredCounter(name string) string {
+	if c, ok := counters[name]; ok {
+		return c
+	}
+	return "ignored:" + name
+}
 
 func init() {
 	for i, r := range table {
@@ -86,6 +98,9 @@ func init() {
 			panic(fmt.Sprintf("diag: row %d has no name or meaning", i))
 		}
 		byName[r.Name] = i
+		if r.Class == Ignored {
+			counters[r.Name] = "ignored:" + r.Name
+		}
 	}
 }
 

@@ -47,3 +47,20 @@ func TestLookup(t *testing.T) {
 		t.Error("IsInput disagrees with the table")
 	}
 }
+
+// TestIgnoredCounter: an ignored rule is counted as "ignored:NAME", and
+// Lookup finds it under that name.
+func TestIgnoredCounter(t *testing.T) {
+	for _, name := range OfClass(Ignored) {
+		c := IgnoredCounter(name)
+		if c != "ignored:"+name {
+			t.Errorf("IgnoredCounter(%q) = %q", name, c)
+		}
+		if r, ok := Lookup(c); !ok || r.Name != name {
+			t.Errorf("Lookup(%q) = %v, %v", c, r.Name, ok)
+		}
+	}
+	if c := IgnoredCounter("not-a-rule"); c != "ignored:not-a-rule" {
+		t.Errorf("IgnoredCounter of an unknown rule = %q", c)
+	}
+}

@@ -103,7 +103,10 @@ func SummaryCells(c *csvWriter, g *model.Graph) {
 func Detail(g *model.Graph) string {
 	mop, _ := g.Logged.Get("mop")
 	smp, _ := g.Logged.Get("smp")
+	// Written piece by piece into one buffer of about the line's size: a
+	// run of many small graphs prints thousands of these.
 	var b strings.Builder
+	b.Grow(256)
 	b.WriteString("detail[reach_theory_rate:")
 	b.WriteString(Rate2(g.ReachTheoryRate))
 	for _, kv := range []struct {
@@ -111,10 +114,18 @@ func Detail(g *model.Graph) string {
 		v int64
 	}{{"total", g.Total}, {"after_reuse", g.AfterReuse}, {"theory_min", g.TheoryMin}, {"io", g.ZeroCopy},
 		{"no_reuse", g.NoReuse}, {"atomic", g.Atomic}, {"continuous", g.Continuous}} {
-		b.WriteString(" " + kv.k + ":" + Bytes(kv.v))
+		b.WriteByte(' ')
+		b.WriteString(kv.k)
+		b.WriteByte(':')
+		b.WriteString(Bytes(kv.v))
 	}
-	b.WriteString(" streams:" + strconv.FormatInt(g.Streams, 10))
-	b.WriteString(" topo:" + g.Topo + " mop:" + mop + " smp:" + smp + "]")
+	b.WriteString(" streams:")
+	b.WriteString(strconv.FormatInt(g.Streams, 10))
+	for _, kv := range [...][2]string{{" topo:", g.Topo}, {" mop:", mop}, {" smp:", smp}} {
+		b.WriteString(kv[0])
+		b.WriteString(kv[1])
+	}
+	b.WriteByte(']')
 	return b.String()
 }
 

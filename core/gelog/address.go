@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"unsafe"
 
 	"imas/core/diag"
 	"imas/core/plog"
@@ -101,7 +102,7 @@ func imasStatement(s []byte) (kind int, name string) {
 }
 
 func init() {
-	Register(Family{Name: "addresses", Match: matchAddress, Parse: parseAddress})
+	Register(Family{Name: "addresses", Match: matchAddress, Parse: parseAddress, ParseInto: parseAddressInto})
 }
 
 func matchAddress(_ *plog.Envelope, msg []byte) bool {
@@ -115,7 +116,14 @@ func matchAddress(_ *plog.Envelope, msg []byte) bool {
 		bytes.Contains(msg, []byte("virtual_active_addr_base:"))
 }
 
-func parseAddress(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+func parseAddress(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+	return parseAddressInto(env, msg, m, line, nil)
+}
+
+// parseAddressInto is parseAddress that parses operator addresses into
+// sc.Addr when sc is not nil, the operator name borrowed from line (see
+// Scratch).
+func parseAddressInto(_ *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
 	i := bytes.Index(msg, []byte("[IMAS]"))
 	if i < 0 {
 		if bytes.Contains(msg, []byte("virtual_active_addr_base:")) {
@@ -136,13 +144,19 @@ func parseAddress(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	case stIgnore:
 		return &Ignored{Meta: m, What: name}
 	}
-	r := &OpAddress{Meta: m, Statement: name, GraphID: -1, Index: -1, Offset: -1, Size: -1, DataSize: -1,
+	var r *OpAddress
+	if sc != nil {
+		r = &sc.Addr
+	} else {
+		r = new(OpAddress)
+	}
+	*r = OpAddress{Meta: m, Statement: name, GraphID: -1, Index: -1, Offset: -1, Size: -1, DataSize: -1,
 		OM2: bytes.Contains(msg[:i], []byte("[OM2]"))}
 	var rec Record
 	if kind == stCopy {
 		rec = parseCopy(s[len(name)+len(" memcpy "):], r, line)
 	} else {
-		rec = parseOpAddress(s, r, line)
+		rec = parseOpAddress(s, r, line, sc != nil)
 	}
 	if rec == r && (r.Size < -1 || r.DataSize < -1 || r.Offset < -1) { // -1 is "not printed"
 		return reject(m, line, diag.NegativeValue, "negative offset or size")
@@ -244,7 +258,9 @@ func parseVirtualRange(msg []byte, m Meta, line []byte) Record {
 }
 
 // parseOpAddress reads the operator address forms of model_utils.cc.
-func parseOpAddress(s []byte, r *OpAddress, line []byte) Record {
+// parseOpAddress reads an operator's address into r; with borrow, the
+// operator name points into line (see Scratch).
+func parseOpAddress(s []byte, r *OpAddress, line []byte, borrow bool) Record {
 	m := r.Meta
 	if r.Statement == "get failed" {
 		r.Failed = true
@@ -276,7 +292,11 @@ func parseOpAddress(s []byte, r *OpAddress, line []byte) Record {
 	if !ok || !closed {
 		return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing or cut")
 	}
-	r.Name = string(name)
+	if borrow && len(name) > 0 {
+		r.Name = unsafe.String(&name[0], len(name))
+	} else {
+		r.Name = string(name)
+	}
 	if r.Type == "L1" { // "name[..], mem_addr[workspace index <i>]:0x<hex>"
 		return parseL1(s[after:], r, line)
 	}

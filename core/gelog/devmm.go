@@ -45,10 +45,22 @@ func init() {
 		Name:  "devmm",
 		Match: func(_ *plog.Envelope, msg []byte) bool { return devmmTag(msg) >= 0 },
 		Parse: parseDevmm,
+		ParseInto: func(_ *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
+			return parseDevmmInto(msg, m, line, &sc.Devmm)
+		},
 	})
 }
 
 func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+	return parseDevmmInto(msg, m, line, nil)
+}
+
+// devmmField is one key=value of a statistics line.
+type devmmField struct{ key, val []byte }
+
+// parseDevmmInto parses into dst when it is not nil. Memory types and
+// module names are interned: a record holds no byte of the line.
+func parseDevmmInto(msg []byte, m Meta, line []byte, dst *DevmmStat) Record {
 	// Published copies carry markdown bold markers; they are never part of
 	// a real line, so dropping them is safe.
 	if bytes.Contains(msg, []byte("**")) {
@@ -60,12 +72,17 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		return reject(m, line, diag.Truncated, "cut inside the devmm function tag")
 	}
 	s := bytes.TrimLeft(msg[i+e+1:], " ")
-	r := &DevmmStat{Meta: m, Device: -1, AllocCnt: -1, FreeCnt: -1}
+	r := dst
+	if r == nil {
+		r = new(DevmmStat)
+	}
+	*r = DevmmStat{Meta: m, Device: -1, AllocCnt: -1, FreeCnt: -1}
 	sp := bytes.IndexByte(s, ' ')
 	if sp <= 0 {
 		return reject(m, line, diag.Truncated, "memory type missing")
 	}
-	r.MemType, s = string(s[:sp]), s[sp+1:]
+	r.MemType, _ = internName(s[:sp])
+	s = s[sp+1:]
 	if bytes.HasPrefix(s, []byte("dev")) {
 		d := leadingDigits(s[3:])
 		if len(d) > 0 {
@@ -83,7 +100,7 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 		r.AllocCnt, r.FreeCnt = 0, 0
 		return r
 	}
-	if !bytes.HasPrefix(bytes.ToLower(s), []byte("mem stats")) {
+	if !hasPrefixASCIIFold(s, "mem stats") {
 		return reject(m, line, diag.MissingField, "\"Mem stats (Bytes)\" expected")
 	}
 	s = s[len("mem stats"):]
@@ -91,8 +108,11 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	// 2023 form); otherwise the last value may be incomplete.
 	t := bytes.TrimRight(s, " \r")
 	complete := len(t) > 0 && (t[len(t)-1] == ')' || t[len(t)-1] == '.')
-	fields := map[string][]byte{}
-	var last string
+	// Fields in print order; a key printed twice has its last value, and
+	// the last key of an incomplete line is dropped.
+	var fieldBuf [16]devmmField
+	fields := fieldBuf[:0]
+	var last []byte
 	for len(t) > 0 {
 		j := bytes.IndexAny(t, " ;,()")
 		tok := t
@@ -102,19 +122,32 @@ func parseDevmm(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			t = nil
 		}
 		if k, v, ok := bytes.Cut(tok, []byte("=")); ok && len(k) > 0 {
-			fields[string(k)] = bytes.TrimRight(v, ".")
-			last = string(k)
+			fields = append(fields, devmmField{k, bytes.TrimRight(v, ".")})
+			last = k
 		}
 	}
+	var dropped []byte
 	if !complete {
-		delete(fields, last)
+		dropped = last
 	}
-	r.Module = string(fields["module_name"])
+	get := func(key string) ([]byte, bool) {
+		if dropped != nil && string(dropped) == key {
+			return nil, false
+		}
+		for i := len(fields) - 1; i >= 0; i-- {
+			if string(fields[i].key) == key {
+				return fields[i].val, true
+			}
+		}
+		return nil, false
+	}
+	mod, _ := get("module_name")
+	r.Module, _ = internName(mod)
 	if r.Module == "" {
 		return reject(m, line, missingOrCut(m, line, "module_name"), "module_name missing")
 	}
 	num := func(key string, dst *int64) (present bool, e numErr) {
-		v, ok := fields[key]
+		v, ok := get(key)
 		if !ok {
 			return false, numOK
 		}
@@ -160,4 +193,23 @@ func devmmTag(msg []byte) int {
 		return i
 	}
 	return bytes.Index(msg, []byte("_devmm_mem_stats_show"))
+}
+
+// hasPrefixASCIIFold reports whether s starts with prefix, a lower-case
+// ASCII text, with s's ASCII letters compared in lower case (no rune of
+// another script lowers to prefix's letters).
+func hasPrefixASCIIFold(s []byte, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,8 @@ package gelog
 import (
 	"bytes"
 	"math"
+	"strings"
+	"unsafe"
 )
 
 // Tolerant readers for GE's "key[value]" message fields. They return slices
@@ -271,4 +273,10 @@ func splitList(b []byte) ([]int64, numErr) {
 		out = append(out, v)
 	}
 	return out, numOK
+}
+
+// containsText is bytes.Contains(b, []byte(s)) without the conversion,
+// which allocates for a key longer than 32 bytes.
+func containsText(b []byte, s string) bool {
+	return strings.Contains(unsafe.String(unsafe.SliceData(b), len(b)), s)
 }

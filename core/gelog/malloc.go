@@ -149,14 +149,14 @@ func MallocCategory(fn, purpose string) (category string, counted bool) {
 }
 
 func init() {
-	Register(Family{Name: "device-malloc", Match: matchMalloc, Parse: parseMalloc})
+	Register(Family{Name: "device-malloc", Match: matchMalloc, Parse: parseMalloc, ParseInto: parseMallocInto})
 }
 
 const printMarker = "MallocMemory, func="
 
 func matchMalloc(_ *plog.Envelope, msg []byte) bool {
 	for _, k := range mallocKeys {
-		if bytes.Contains(msg, []byte(k)) {
+		if containsText(msg, k) {
 			return true
 		}
 	}
@@ -168,9 +168,19 @@ var mallocKeys = []string{printMarker, "DeviceAllocator::", "MemoryAllocator::",
 	"Final StaticMemoryPolicy is set to", "Total memory size is"}
 
 func parseMalloc(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+	return parseMallocInto(env, msg, m, line, nil)
+}
+
+// parseMallocInto is parseMalloc that parses GE_PRINT mallocs into sc
+// when sc is not nil (see Scratch).
+func parseMallocInto(env *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
 	switch {
 	case bytes.Contains(msg, []byte(printMarker)):
-		return parsePrint(env, msg, m, line)
+		var dst *DeviceMalloc
+		if sc != nil {
+			dst = &sc.Malloc
+		}
+		return parsePrint(env, msg, m, line, dst)
 	case bytes.Contains(msg, []byte("rtMallocPhysical success")), bytes.Contains(msg, []byte("aclrtFreePhysical success")):
 		return parsePhysical(msg, m, line)
 	case bytes.Contains(msg, []byte("RtMemAllocator::free")):
@@ -186,17 +196,24 @@ func parseMalloc(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	return parseAllocatorCall(msg, m, line)
 }
 
-// parsePrint reads a GE_PRINT_DYNAMIC_MEMORY line. Purposes may contain
-// ", ": the ToMallocMemInfo tail (ptr, device_id, module_id) is split off
-// from the right.
-func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+// parsePrint reads a GE_PRINT_DYNAMIC_MEMORY line into dst (a new record
+// when nil). Purposes may contain ", ": the ToMallocMemInfo tail (ptr,
+// device_id, module_id) is split off from the right. Functions, modules
+// and purposes are few texts printed again and again: they are interned.
+func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte, dst *DeviceMalloc) Record {
 	s := msg[bytes.Index(msg, []byte(printMarker))+len(printMarker):]
-	r := &DeviceMalloc{Meta: m, Caller: string(env.Func), Source: string(env.Module), Device: -1, Module: -1}
+	r := dst
+	if r == nil {
+		r = new(DeviceMalloc)
+	}
+	*r = DeviceMalloc{Meta: m, Device: -1, Module: -1}
+	r.Caller, _ = internName(env.Func)
+	r.Source, _ = internName(env.Module)
 	c := bytes.Index(s, []byte(", size="))
 	if c < 0 {
 		return reject(m, line, missingOrCut(m, line, "size"), "size= missing")
 	}
-	r.Func = string(s[:c])
+	r.Func, _ = internName(s[:c])
 	s = s[c+len(", size="):]
 	p := bytes.Index(s, []byte(", purpose="))
 	if p < 0 {
@@ -210,7 +227,9 @@ func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	if t := bytes.LastIndex(purpose, []byte(", ptr=")); t >= 0 {
 		tail := purpose[t+len(", "):]
 		purpose = purpose[:t]
-		for _, kv := range bytes.Split(tail, []byte(", ")) {
+		for more := true; more; {
+			var kv []byte
+			kv, tail, more = bytes.Cut(tail, []byte(", "))
 			k, v, _ := bytes.Cut(kv, []byte("="))
 			switch string(k) {
 			case "ptr":
@@ -226,7 +245,7 @@ func parsePrint(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 			}
 		}
 	}
-	r.Purpose = string(bytes.TrimSpace(purpose))
+	r.Purpose, _ = internName(bytes.TrimSpace(purpose))
 	if r.Size < 0 {
 		return reject(m, line, diag.NegativeValue, "negative size")
 	}

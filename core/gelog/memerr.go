@@ -120,7 +120,7 @@ var memErrKeys = [...]string{
 // memErrKey is the first of memErrKeys in msg, -1 when none.
 func memErrKey(msg []byte) int {
 	for i, k := range memErrKeys {
-		if bytes.Contains(msg, []byte(k)) {
+		if containsText(msg, k) {
 			return i
 		}
 	}
@@ -145,7 +145,7 @@ func matchMemErr(env *plog.Envelope, msg []byte) bool {
 		return true // its assert names the function only in the envelope
 	}
 	for _, k := range memErrMarkers {
-		if bytes.Contains(msg, []byte(k)) {
+		if containsText(msg, k) {
 			return true
 		}
 	}

@@ -54,7 +54,7 @@ var Markers = []string{
 // IsCandidate reports whether line carries one of the Markers.
 func IsCandidate(line []byte) bool {
 	for _, mk := range Markers {
-		if bytes.Contains(line, []byte(mk)) {
+		if containsText(line, mk) {
 			return true
 		}
 	}
@@ -69,6 +69,9 @@ type Family struct {
 	Name  string
 	Match func(env *plog.Envelope, msg []byte) bool
 	Parse func(env *plog.Envelope, msg []byte, m Meta, line []byte) Record
+	// ParseInto, when set, is Parse for ParseScratch: it may parse into
+	// the caller's Scratch (sc is never nil).
+	ParseInto func(env *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record
 	// Rare families are tried after the others: their lines are few,
 	// and every line of a frequent family would pay for their Match.
 	Rare bool
@@ -104,6 +107,36 @@ func Parse(env *plog.Envelope, envOK bool, line []byte, m Meta) Record {
 // form (the row tape) allocates nothing per row. set's node name then
 // points into line: it is valid only as long as line is. set may be nil.
 func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow) Record {
+	return parse(env, envOK, line, m, set, nil)
+}
+
+// Scratch holds the records a caller lends ParseScratch: the statements
+// that make up the bulk of a log ("[IMAS]Set" rows, RT2 pool allocations
+// and frees, "Malloc block" and "Free block" lines) are parsed into them
+// instead of new records. Their strings may point into the line (Set
+// rows' node names, the kernel names of pool traces, operator and
+// variable names): a caller that keeps
+// such a record past the line copies it, and those strings with it.
+type Scratch struct {
+	Set    SetRow
+	Alloc  PoolAlloc
+	Free   PoolFree
+	Block  PoolBlock
+	Addr   OpAddress
+	Malloc DeviceMalloc
+	Var    VarAssign
+	Devmm  DevmmStat
+}
+
+// ParseScratch is Parse that parses the frequent statements into sc (see
+// Scratch) and returns a pointer into it for them; other statements get a
+// record of their own. It allocates nothing for a statement it parses
+// into sc.
+func ParseScratch(env *plog.Envelope, envOK bool, line []byte, m Meta, sc *Scratch) Record {
+	return parse(env, envOK, line, m, &sc.Set, sc)
+}
+
+func parse(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow, sc *Scratch) Record {
 	m.PID, m.TID, m.Time, m.Event = env.PID, env.TID, env.Time, env.Event
 	msg := env.Msg
 	if !envOK {
@@ -114,9 +147,15 @@ func ParseInto(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow)
 			return r
 		}
 	}
+	if poolStatement(env, msg) {
+		return parsePoolInto(env, msg, m, line, sc)
+	}
 	for i := range families {
 		f := &families[i]
 		if f.Match(env, msg) {
+			if sc != nil && f.ParseInto != nil {
+				return f.ParseInto(env, msg, m, line, sc)
+			}
 			return f.Parse(env, msg, m, line)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"imas/core/diag"
 	"imas/core/plog"
@@ -84,7 +85,7 @@ type PoolDetails struct {
 }
 
 func init() {
-	Register(Family{Name: "pool", Match: matchPool, Parse: parsePool})
+	Register(Family{Name: "pool", Match: matchPool, Parse: parsePool, ParseInto: parsePoolInto})
 }
 
 var poolKeys = []string{"[KernelTrace][", "create caching memory allocator", "Malloc block ", "Free block ", "Device memory   : ["}
@@ -94,16 +95,32 @@ func matchPool(env *plog.Envelope, msg []byte) bool {
 		return true
 	}
 	for _, k := range poolKeys {
-		if bytes.Contains(msg, []byte(k)) {
+		if containsText(msg, k) {
 			return true
 		}
 	}
 	return false
 }
 
+// poolStatement reports whether msg begins with the words of a kernel
+// trace or of a "Malloc block" / "Free block" line. Such a message is a
+// pool statement whatever else it says, so it goes to the pool family
+// without asking the families registered before it, whose Match would
+// search all of it for their phrases (most of a pool line's cost).
+func poolStatement(env *plog.Envelope, msg []byte) bool {
+	return env.Form != plog.FormKernel && (bytes.HasPrefix(msg, []byte("[KernelTrace][")) ||
+		bytes.HasPrefix(msg, []byte("Malloc block ")) || bytes.HasPrefix(msg, []byte("Free block ")))
+}
+
 func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+	return parsePoolInto(env, msg, m, line, nil)
+}
+
+// parsePoolInto is parsePool that parses allocations, frees and blocks
+// into sc when sc is not nil (see Scratch).
+func parsePoolInto(env *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
 	if i := bytes.Index(msg, []byte("[KernelTrace][")); i >= 0 {
-		return parseKernelTrace(msg[i+len("[KernelTrace]["):], m, line)
+		return parseKernelTrace(msg[i+len("[KernelTrace]["):], m, line, sc)
 	}
 	if i := bytes.Index(msg, []byte("create caching memory allocator")); i >= 0 {
 		s := msg[i:]
@@ -128,10 +145,14 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	if free && bytes.Contains(msg, []byte("Free block size =")) {
 		return &Ignored{Meta: m, What: diag.IgnoreCachingAllocatorV1} // pre-RT2 caching allocator
 	}
-	return parseBlock(msg, allocatorTag(env.Alloc), free, m, line)
+	var dst *PoolBlock
+	if sc != nil {
+		dst = &sc.Block
+	}
+	return parseBlock(msg, allocatorTag(env.Alloc), free, m, line, dst)
 }
 
-func parseKernelTrace(s []byte, m Meta, line []byte) Record {
+func parseKernelTrace(s []byte, m Meta, line []byte, sc *Scratch) Record {
 	e := bytes.IndexByte(s, ']')
 	if e < 0 {
 		return reject(m, line, diag.Truncated, "cut inside the kernel name")
@@ -143,13 +164,13 @@ func parseKernelTrace(s []byte, m Meta, line []byte) Record {
 	body = bytes.TrimLeft(body[len("[MEM]"):], " ")
 	switch {
 	case bytes.HasPrefix(body, []byte("Alloc memory at stream ")):
-		return parseTraceAlloc(kernel, body[len("Alloc memory at stream "):], m, line)
+		return parseTraceAlloc(kernel, body[len("Alloc memory at stream "):], m, line, sc)
 	case bytes.HasPrefix(body, []byte("Free memory at stream ")):
-		return parseTraceFree(kernel, body[len("Free memory at stream "):], m, line)
+		return parseTraceFree(kernel, body[len("Free memory at stream "):], m, line, sc)
 	case bytes.HasPrefix(body, []byte("Alloc memory block ")):
-		return parseTraceAlloc(kernel, body[len("Alloc memory "):], m, line)
+		return parseTraceAlloc(kernel, body[len("Alloc memory "):], m, line, sc)
 	case bytes.HasPrefix(body, []byte("Free memory, ")):
-		return parseTraceFree(kernel, body[len("Free memory"):], m, line)
+		return parseTraceFree(kernel, body[len("Free memory"):], m, line, sc)
 	}
 	for _, k := range []struct{ prefix, what string }{
 		{"Recycle memory", diag.IgnorePoolRecycle}, {"Borrow-recycle memory", diag.IgnorePoolRecycle}, {"Local-recycle memory", diag.IgnorePoolRecycle},
@@ -164,9 +185,10 @@ func parseKernelTrace(s []byte, m Meta, line []byte) Record {
 	return reject(m, line, diag.Unrecognised, "unknown [KernelTrace][MEM] statement")
 }
 
-// kernelName splits "<Type>_<node>_<id>" (kernel types have no '_'). Both
-// parts are substrings of k: they cost no allocation of their own.
-func kernelName(k string) (typ, node string) {
+// KernelName splits a kernel name "<Type>_<node>_<id>" (kernel types
+// have no '_') as PoolAlloc and PoolFree do. Both parts are substrings of
+// k: they cost no allocation of their own.
+func KernelName(k string) (typ, node string) {
 	t, rest, ok := strings.Cut(k, "_")
 	if !ok {
 		return k, ""
@@ -258,9 +280,24 @@ var allocatorTags = func() []string {
 	return t
 }()
 
-func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
-	r := &PoolAlloc{Meta: m, Kernel: string(kernel), Size: -1, TensorSize: -1, Index: -1}
-	r.KernelType, r.Node = kernelName(r.Kernel)
+// kernelText is the kernel name of a trace: a string of its own, or one
+// that borrows the line's bytes when the record is the caller's (Scratch).
+func kernelText(kernel []byte, borrow bool) string {
+	if borrow && len(kernel) > 0 {
+		return unsafe.String(&kernel[0], len(kernel))
+	}
+	return string(kernel)
+}
+
+func parseTraceAlloc(kernel, s []byte, m Meta, line []byte, sc *Scratch) Record {
+	var r *PoolAlloc
+	if sc != nil {
+		r = &sc.Alloc
+	} else {
+		r = new(PoolAlloc)
+	}
+	*r = PoolAlloc{Meta: m, Kernel: kernelText(kernel, sc != nil), Size: -1, TensorSize: -1, Index: -1}
+	r.KernelType, r.Node = KernelName(r.Kernel)
 	var hasAddr bool
 	var bad string
 	st := traceFields(s, func(k, v []byte) {
@@ -299,9 +336,15 @@ func parseTraceAlloc(kernel, s []byte, m Meta, line []byte) Record {
 	return r
 }
 
-func parseTraceFree(kernel, s []byte, m Meta, line []byte) Record {
-	r := &PoolFree{Meta: m, Kernel: string(kernel)}
-	r.KernelType, r.Node = kernelName(r.Kernel)
+func parseTraceFree(kernel, s []byte, m Meta, line []byte, sc *Scratch) Record {
+	var r *PoolFree
+	if sc != nil {
+		r = &sc.Free
+	} else {
+		r = new(PoolFree)
+	}
+	*r = PoolFree{Meta: m, Kernel: kernelText(kernel, sc != nil)}
+	r.KernelType, r.Node = KernelName(r.Kernel)
 	var hasAddr bool
 	st := traceFields(s, func(k, v []byte) {
 		if string(k) == "address" {
@@ -322,8 +365,12 @@ func parseTraceFree(kernel, s []byte, m Meta, line []byte) Record {
 //
 //	Malloc block device_id:<d> size:<n> allocate_size:<n> mem_addr:<p>. span addr <p>
 //	Free block device_id:<d> theory_size_:<n> theory_min_size_:<n> allock_size:<n> mem_addr:<p>.
-func parseBlock(msg []byte, tag string, free bool, m Meta, line []byte) Record {
-	r := &PoolBlock{Meta: m, Allocator: tag, Free: free, Device: -1}
+func parseBlock(msg []byte, tag string, free bool, m Meta, line []byte, dst *PoolBlock) Record {
+	r := dst
+	if r == nil {
+		r = new(PoolBlock)
+	}
+	*r = PoolBlock{Meta: m, Allocator: tag, Free: free, Device: -1}
 	if v, ok := colonField(msg, "device_id"); ok {
 		r.Device, _ = parseInt(leadingDigits(v))
 	}

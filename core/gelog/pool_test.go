@@ -88,8 +88,8 @@ func TestKernelName(t *testing.T) {
 		{"AllocMemHbm", "AllocMemHbm", ""},
 		{"AllocMemHbm_layer_norm", "AllocMemHbm", "layer_norm"},
 	} {
-		if typ, node := kernelName(c.in); typ != c.typ || node != c.node {
-			t.Errorf("kernelName(%q) = %q, %q; want %q, %q", c.in, typ, node, c.typ, c.node)
+		if typ, node := KernelName(c.in); typ != c.typ || node != c.node {
+			t.Errorf("KernelName(%q) = %q, %q; want %q, %q", c.in, typ, node, c.typ, c.node)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package gelog
 
 import (
-	"bytes"
-
 	"imas/core/diag"
 	"imas/core/plog"
 )
@@ -39,7 +37,7 @@ func envelopeOnly(env *plog.Envelope, msg []byte) bool {
 // MarkerIn reports whether b contains one of the Markers.
 func MarkerIn(b []byte) bool {
 	for _, mk := range Markers {
-		if bytes.Contains(b, []byte(mk)) {
+		if containsText(b, mk) {
 			return true
 		}
 	}

@@ -464,16 +464,22 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 		r.Graph = string(g)
 		return r
 	}
-	r.Graph = string(bytes.TrimSpace(rest[:mi]))
+	// The graph's rows interned its name already.
+	r.Graph, _ = internName(bytes.TrimSpace(rest[:mi]))
 	msg := rest[mi+1:]
+	// Keys and values are substrings of one copy of the fields, and the
+	// list is sized once: a summary line costs three allocations, not
+	// two a field.
+	text := string(msg)
+	r.Logged = make([][2]string, 0, bytes.Count(msg, []byte("[")))
 	hasMemType := false
-	// Walk every key[value] in print order.
-	for len(msg) > 0 {
+	// Walk every key[value] in print order; at is msg's offset in text.
+	for at := 0; len(msg) > 0; {
 		lb := bytes.IndexByte(msg, '[')
 		if lb < 0 {
 			break
 		}
-		key := strings.TrimSpace(strings.Trim(string(msg[:lb]), ", "))
+		key := strings.TrimSpace(strings.Trim(text[at:at+lb], ", "))
 		rb := bytes.IndexByte(msg[lb:], ']')
 		if rb < 0 {
 			if !hasMemType {
@@ -483,8 +489,8 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 			}
 			break // cut in GE's own figures: keep what was read
 		}
-		val := msg[lb+1 : lb+rb]
-		msg = msg[lb+rb+1:]
+		val, valText := msg[lb+1:lb+rb], text[at+lb+1:at+lb+rb]
+		msg, at = msg[lb+rb+1:], at+lb+rb+1
 		var e numErr
 		switch key {
 		case "memoffset":
@@ -507,8 +513,11 @@ func parseAfterAssign(rest []byte, m Meta, line []byte) Record {
 			if n, ok := afterAssignNames[key]; ok {
 				key = n
 			}
-			r.Logged = append(r.Logged, [2]string{key, string(val)})
+			r.Logged = append(r.Logged, [2]string{key, valText})
 		}
+	}
+	if len(r.Logged) == 0 {
+		r.Logged = nil // as when nothing was appended
 	}
 	if !r.HasOffset {
 		return reject(m, line, diag.Truncated, "memoffset[...] missing")

@@ -2,6 +2,7 @@ package gelog
 
 import (
 	"bytes"
+	"unsafe"
 
 	"imas/core/diag"
 	"imas/core/plog"
@@ -35,14 +36,27 @@ func init() {
 		Name:  "variables",
 		Match: func(_ *plog.Envelope, msg []byte) bool { return bytes.Contains(msg, []byte(varMarker)) },
 		Parse: parseVarAssign,
+		ParseInto: func(_ *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
+			return parseVarAssignInto(msg, m, line, &sc.Var)
+		},
 	})
 }
 
 func parseVarAssign(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
+	return parseVarAssignInto(msg, m, line, nil)
+}
+
+// parseVarAssignInto parses into dst when it is not nil, the variable's
+// name borrowed from line (see Scratch); sessions are interned.
+func parseVarAssignInto(msg []byte, m Meta, line []byte, dst *VarAssign) Record {
 	s := msg[bytes.Index(msg, []byte(varMarker))+len(varMarker):]
 	s = bytes.TrimLeft(s, " ")
 	s = bytes.TrimPrefix(s, []byte("Set "))
-	r := &VarAssign{Meta: m, Offset: -1}
+	r := dst
+	if r == nil {
+		r = new(VarAssign)
+	}
+	*r = VarAssign{Meta: m, Offset: -1}
 	if !bytes.HasPrefix(s, []byte("session_")) {
 		return reject(m, line, missingOrCut(m, line, "session"), "session_<id> missing")
 	}
@@ -50,13 +64,17 @@ func parseVarAssign(_ *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 	if sp < 0 {
 		return reject(m, line, diag.Truncated, "cut after the session")
 	}
-	r.Session = string(s[len("session_"):sp])
+	r.Session, _ = internName(s[len("session_"):sp])
 	rest := s[sp+1:]
 	name, after, ok, closed := nameField(rest)
 	if !ok || !closed {
 		return reject(m, line, missingOrCut(m, line, "name"), "name[...] missing or cut")
 	}
-	r.Name = string(name)
+	if dst != nil && len(name) > 0 {
+		r.Name = unsafe.String(&name[0], len(name))
+	} else {
+		r.Name = string(name)
+	}
 	out, ok, closed := fieldAfter(rest, after, "output")
 	if !ok || !closed {
 		return reject(m, line, missingOrCut(m, line, "output"), "output[...] missing")

@@ -39,6 +39,8 @@ type Builder struct {
 	events map[eventKey]eventSeen
 
 	hints map[HintKey]Hint
+	descs lifeDescs
+	small rowBlocks // rows of small graphs
 
 	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
@@ -188,7 +190,7 @@ func (b *Builder) Add(rec gelog.Record) {
 			}
 		}
 	case *gelog.Ignored:
-		b.R.DiagSummary["ignored:"+r.What]++
+		b.R.DiagSummary[diag.IgnoredCounter(r.What)]++
 	case *gelog.SetRow:
 		b.addSet(r)
 	case *gelog.ContRow:
@@ -271,7 +273,7 @@ func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Gr
 	k := graphKey{in.pid, in.inst, memtype}
 	g := b.graphs[k]
 	if g == nil {
-		g = &Graph{PID: strconv.FormatInt(in.pid, 10), Graph: b.Intern(in.inst), MemType: memtype,
+		g = &Graph{PID: pidString(in.pid), Graph: b.Intern(in.inst), MemType: memtype,
 			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
 			File: file, Line: line, Seq: in.seq}
 		b.graphs[k] = g
@@ -314,9 +316,31 @@ func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
 	if n == 0 {
 		return []Row{}
 	}
+	if n <= smallGraphRows {
+		return b.small.take(n)
+	}
 	rows := make([]Row, 0, n)
 	prefault.Slice(rows)
 	return rows
+}
+
+// smallGraphRows is the most rows a graph gets from the shared blocks.
+const smallGraphRows = 128
+
+// rowBlocks hands out the row slices of small graphs from shared blocks:
+// a log of thousands of small graphs would otherwise pay an allocation and
+// fresh pages for each. A slice's capacity ends where the next graph's
+// begins, so a graph that outgrows it is copied, never overwrites.
+type rowBlocks struct{ block []Row }
+
+func (r *rowBlocks) take(n int) []Row {
+	if cap(r.block)-len(r.block) < n {
+		r.block = make([]Row, 0, 8*smallGraphRows)
+		prefault.Slice(r.block)
+	}
+	i := len(r.block)
+	r.block = r.block[:i+n]
+	return r.block[i : i : i+n]
 }
 
 // hintedRows is one compilation's share of the rows counted for k.
@@ -391,14 +415,15 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 	}
 	var w *Row
 	g.Rows, w = nextSlot(g.Rows)
-	setRow(w, r)
+	setRow(w, r, &b.descs)
 }
 
 // setRow stores the model row of r in w, field by field: assigning a Row
 // value copies it with a bulk write barrier while the collector marks,
 // which is dear in wasm, where the collector marks for much of a run.
-// Every field is set: w may hold an older row.
-func setRow(w *Row, r *gelog.SetRow) {
+// Every field is set: w may hold an older row. Lifetime texts are kept in
+// descs.
+func setRow(w *Row, r *gelog.SetRow, descs *lifeDescs) {
 	// Names were interned by the parsers already; node names are unique
 	// per row, so interning them again costs more than it saves.
 	w.Node, w.OpType, w.Kind, w.Index = r.Node, r.OpType, r.Kind, r.Index
@@ -410,14 +435,25 @@ func setRow(w *Row, r *gelog.SetRow) {
 	w.Batch, w.BlockType, w.Pool, w.Counted = r.Batch, r.BlockType, r.Pool, false
 	w.ChildParts, w.File, w.Line = int8(min(max(r.ChildParts, 0), 5)), r.File, r.Line
 	if r.LifeDesc != [2]string{} {
-		d := r.LifeDesc
-		w.LifeDesc = &d
+		w.LifeDesc = descs.keep(r.LifeDesc)
 	}
 	if !r.HasLife {
 		// Templates before 2020-06 print no lifetime: the tensor lives for
 		// the whole graph as far as imas can tell.
 		w.LifeBegin, w.LifeEnd = 0, LifeMax
 	}
+}
+
+// lifeDescs hands out the rows' lifetime texts from blocks that never
+// move, so that a row with them costs no allocation of its own.
+type lifeDescs struct{ block [][2]string }
+
+func (d *lifeDescs) keep(v [2]string) *[2]string {
+	if len(d.block) == cap(d.block) {
+		d.block = make([][2]string, 0, 1024)
+	}
+	d.block = append(d.block, v)
+	return &d.block[len(d.block)-1]
 }
 
 func b01(v bool) int8 {
@@ -464,7 +500,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	g.HasSummary = true
 	g.SummaryPath, g.SummaryLine = b.Path(r.File), r.Line
 	build := buildLogged(g.Logged)
-	g.Logged = Logged{}
+	g.Logged = make(Logged, 0, 1+len(r.Logged)+len(build)) // sized once: a graph is a summary line
 	defer func() {
 		g.Logged = append(g.Logged, build...)
 		if r.MemType == 2 {

@@ -3,6 +3,7 @@ package model
 import (
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	"imas/core/gelog"
 )
@@ -154,7 +155,26 @@ func (b *Builder) finishOther() {
 	b.finishMemErrors()
 }
 
-func pidString(pid int64) string { return strconv.FormatInt(pid, 10) }
+func pidString(pid int64) string {
+	slot := &pidTexts[uint64(pid)%uint64(len(pidTexts))]
+	if t := slot.Load(); t != nil && t.pid == pid {
+		return t.text
+	}
+	t := &pidText{pid, strconv.FormatInt(pid, 10)}
+	slot.Store(t)
+	return t.text
+}
+
+// pidTexts holds the text of recent pids, one slot per pid modulo its
+// size: a run has few processes, and every graph, pool, malloc and address
+// check names its pid. Builders may run at once (imas serve): slots are
+// atomic.
+var pidTexts [64]atomic.Pointer[pidText]
+
+type pidText struct {
+	pid  int64
+	text string
+}
 
 func pidInt(pid string) int64 {
 	n, _ := strconv.ParseInt(pid, 10, 64)
@@ -163,3 +183,6 @@ func pidInt(pid string) int64 {
 
 // hexAddr formats an address as report.json's lower-case 0x string.
 func hexAddr(a uint64) string { return "0x" + strconv.FormatUint(a, 16) }
+
+// HexAddr is an address as the model prints it ("0x" and lower-case hex).
+func HexAddr(a uint64) string { return hexAddr(a) }

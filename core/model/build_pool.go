@@ -208,7 +208,9 @@ func (b *Builder) streamPoolAlloc(acc *poolAcc, st *PoolStream, r *gelog.PoolAll
 	if !ok {
 		i = len(st.Addresses)
 		st.addrIndex[r.Addr] = i
-		st.Addresses = append(st.Addresses, PoolAddr{Address: b.Intern(s.addrString(r.Addr))})
+		// Printed only if it makes the top addresses (analyze.PoolFigures):
+		// a busy pool hands out many more addresses than are printed.
+		st.Addresses = append(st.Addresses, PoolAddr{Addr: r.Addr})
 	}
 	a := &st.Addresses[i]
 	a.Allocs++

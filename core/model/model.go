@@ -565,7 +565,7 @@ type Pool struct {
 type PoolStream struct {
 	Live, LiveRequested int64
 	KernelFrees         int64
-	Addresses           []PoolAddr     // by first allocation
+	Addresses           []PoolAddr     // by first allocation; Address unset (HexAddr(Addr))
 	addrIndex           map[uint64]int // address → Addresses index
 }
 
@@ -595,7 +595,8 @@ type PoolRow struct {
 
 // PoolAddr aggregates a pool's allocations by block address.
 type PoolAddr struct {
-	Address string `json:"address"`
+	Address string `json:"address"` // "" in PoolStream.Addresses: see Addr
+	Addr    uint64 `json:"-"`
 	Allocs  int64  `json:"allocs"`
 	MaxSize int64  `json:"max_size"`
 	Bytes   int64  `json:"bytes"`

@@ -51,7 +51,7 @@ func TestSetRowSetsEveryField(t *testing.T) {
 	} {
 		var got Row
 		junk(reflect.ValueOf(&got).Elem())
-		setRow(&got, &c.in)
+		setRow(&got, &c.in, new(lifeDescs))
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, c.want)
 		}
