@@ -190,7 +190,7 @@ func (c *Sections) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("The map shows a pool\x26#39;s blocks over its allocation order (timeline) and by address; every field is under Run-time memory › pools."))
+				vgn.SetInnerHTML(vugu.HTML("The map shows a pool\x26#39;s blocks over log time, from allocation to free, by address, with its live bytes above; every field is under Run-time memory › pools."))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
 			}

@@ -132,3 +132,16 @@ func TestDiffTensorText(t *testing.T) {
 		t.Errorf("tensorText: %q", got)
 	}
 }
+
+func TestLogTimes(t *testing.T) {
+	for us, want := range map[int64]string{0: "0 µs", 750: "750 µs", 12500: "12.50 ms", 3250000: "3.25 s", 250e6: "4 min 10 s"} {
+		if got := Elapsed(us); got != want {
+			t.Errorf("Elapsed(%d) = %q, want %q", us, got, want)
+		}
+	}
+	// 2026-04-24 10:00:00.914418 in µs since 2000-01-01.
+	us := int64(time.Date(2026, 4, 24, 10, 0, 0, 914418000, time.UTC).Sub(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)) / time.Microsecond)
+	if got := LogTime(us); got != "2026-04-24 10:00:00.914" {
+		t.Errorf("LogTime(%d) = %q", us, got)
+	}
+}
