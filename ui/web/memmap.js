@@ -395,7 +395,10 @@
     axes(ctx, g, 0, top);
     const at = liveAt(step), where = m.clock === 'time' ? 'at ' + elapsed(step) : m.clock + ' ' + step;
     live.dataset.step = step;
+    // What the chart shows, for the tests: its top, its x range, the peak.
     live.dataset.max = Math.max(0, ...l.counted);
+    live.dataset.view = view[0] + ' ' + view[1];
+    live.dataset.peak = m.peak_step;
     live.setAttribute('aria-label', (m.clock === 'time' ? 'live bytes over log time; ' : 'live bytes per ' + m.clock + '; ') +
       where + ': ' + (at ? human(at[0]) : '–') + ' live');
     if (at) {
