@@ -76,6 +76,7 @@ func (c *Overview) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.SetInnerHTML(len(c.rep().Inputs.Files))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("title", Exact(c.S.Run.Bytes))
 				vgn.SetInnerHTML("files, " + Size(c.S.Run.Bytes))
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}

@@ -155,12 +155,15 @@ func (c *Sections) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
 									vgn.AddAttrInterface("data-value", p.PeakLive)
+									vgn.AddAttrInterface("title", Exact(p.PeakLive))
 									vgn.SetInnerHTML(Size(p.PeakLive))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(Count(p.Leaked))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("data-value", p.Physical)
+									vgn.AddAttrInterface("title", Exact(p.Physical))
 									vgn.SetInnerHTML(Size(p.Physical))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)

@@ -435,6 +435,16 @@ func TestPools(t *testing.T) {
 		t.Errorf("pool hover card: %q", row)
 	}
 	checkPoolTime(t, b, native(t, files).Pools[1], row)
+	var exact []string
+	b.eval(t, `[...document.querySelectorAll('#pools td[data-value]')].map(td => td.title)`, &exact)
+	for _, e := range exact {
+		if !strings.HasSuffix(e, " bytes") {
+			t.Errorf("pools table: a size's title %q, want its exact bytes", e)
+		}
+	}
+	if len(exact) == 0 {
+		t.Error("pools table: no sizes")
+	}
 	b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`button[data-tab="runtime"]`, chromedp.ByQuery))
 	var rows int
 	b.run(t, chromedp.Click(`[data-section="pools"] a.fold`, chromedp.ByQuery),
