@@ -145,3 +145,29 @@ func TestLogTimes(t *testing.T) {
 		t.Errorf("LogTime(%d) = %q", us, got)
 	}
 }
+
+// Run-time lists sort by any column: numbers largest first, text in
+// order, again the other way; aria-sort says which.
+func TestJsonTableSort(t *testing.T) {
+	c := &JsonTable{Raw: `[{"name":"b","size":3},{"name":"c","size":10},{"name":"a"}]`}
+	names := func() string {
+		var out []string
+		for _, r := range c.rows() {
+			out = append(out, r[0].Text)
+		}
+		return strings.Join(out, "")
+	}
+	for _, s := range []struct {
+		col        int
+		want, aria string
+	}{{1, "cba", "descending"}, {1, "abc", "ascending"}, {0, "abc", "ascending"}, {0, "cba", "descending"}} {
+		c.sortBy(s.col)
+		if got := names(); got != s.want || c.ariaSort(s.col) != s.aria || c.ariaSort(1-s.col) != "none" {
+			t.Errorf("sorted by column %d: %s (%s), want %s (%s)", s.col, got, c.ariaSort(s.col), s.want, s.aria)
+		}
+	}
+	c.Raw = `[{"name":"z"}]`
+	if c.table(); c.ariaSort(0) != "none" {
+		t.Error("a new list keeps the old sort")
+	}
+}

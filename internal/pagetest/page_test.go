@@ -453,6 +453,19 @@ func TestPools(t *testing.T) {
 	if rows != 2 {
 		t.Errorf("pools table has %d rows, the sample 2 allocators", rows)
 	}
+	// Run-time lists sort by any column too (largest first, then, as
+	// here, the other way: the report lists the larger pool first).
+	var peaks []int64
+	b.run(t, chromedp.Click(`[data-section="pools"] button[data-sort="peak_live"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="pools"] th[aria-sort="descending"] button[data-sort="peak_live"]`, chromedp.ByQuery),
+		chromedp.Click(`[data-section="pools"] button[data-sort="peak_live"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="pools"] th[aria-sort="ascending"] button[data-sort="peak_live"]`, chromedp.ByQuery))
+	b.eval(t, `(() => { const t = document.querySelector('[data-section="pools"] table'),
+		k = [...t.rows[0].cells].findIndex(th => th.querySelector('[data-sort="peak_live"]'));
+		return [...t.rows].slice(1).map(r => +r.cells[k].dataset.value); })()`, &peaks)
+	if len(peaks) != 2 || peaks[0] >= peaks[1] {
+		t.Errorf("pools sorted by peak_live, smallest first: %v", peaks)
+	}
 	b.clean(t)
 }
 
