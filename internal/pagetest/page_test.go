@@ -101,6 +101,13 @@ func TestSamples(t *testing.T) {
 			b.load(t, 1, files...)
 			checkFigures(t, b.shownGraphs(t), want)
 			b.checkMap(t)
+			// vugu renders a component's root element whatever its vg-if:
+			// logs without memory errors must show no (empty) card.
+			var card bool
+			b.eval(t, `!!document.querySelector('section.memory-errors')`, &card)
+			if card {
+				t.Error("a memory-errors card for logs without memory errors")
+			}
 			b.clean(t)
 		})
 	}
