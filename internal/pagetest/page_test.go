@@ -430,6 +430,11 @@ func TestPools(t *testing.T) {
 	if n == "0" || n != drawn {
 		t.Errorf("pool map drew %s of %s allocations", drawn, n)
 	}
+	var graphs bool
+	b.eval(t, `!!document.querySelector('section.graphs')`, &graphs)
+	if graphs {
+		t.Error("a graphs table for logs without static graphs")
+	}
 	var top struct {
 		X, Y float64
 		Row  int
