@@ -226,9 +226,12 @@ func (c *Diff) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn.SetInnerHTML(m.Change)
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("title", Exact(m.OldReal)+" → "+Exact(m.NewReal))
 									vgn.SetInnerHTML(Size(m.OldReal) + " → " + Size(m.NewReal))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("data-value", m.Delta)
+									vgn.AddAttrInterface("title", Exact(m.Delta))
 									vgn.SetInnerHTML(signedSize(m.Delta))
 								}
 							}

@@ -36,6 +36,10 @@ type Engine interface {
 	// Rendered lets the page's scripts re-attach to the DOM vugu has just
 	// patched (the map canvas lives in an element vugu leaves empty).
 	Rendered()
+	// NextFrame returns once the browser has shown what the last render
+	// put on the page (or after a short while where it shows no frames: a
+	// hidden tab).
+	NextFrame()
 	// Reveal scrolls the element of a CSS selector into view once the next
 	// render has put it on the page.
 	Reveal(selector string)

@@ -148,3 +148,23 @@ func RowFlags(r *model.Row) string {
 	}
 	return strings.Join(f, " ")
 }
+
+// LogTime formats a log time (µs since 2000-01-01, the log's local time,
+// as model.PoolRow.Time) as the plogs print it, to the millisecond.
+func LogTime(us int64) string {
+	return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(us) * time.Microsecond).Format("2006-01-02 15:04:05.000")
+}
+
+// Elapsed formats a span of µs in the unit a reader expects: 750 µs,
+// 12.50 ms, 3.25 s, 4 min 10 s.
+func Elapsed(us int64) string {
+	switch d := float64(us); {
+	case us < 1000:
+		return strconv.FormatInt(us, 10) + " µs"
+	case us < 1e6:
+		return strconv.FormatFloat(d/1e3, 'f', 2, 64) + " ms"
+	case us < 60e6:
+		return strconv.FormatFloat(d/1e6, 'f', 2, 64) + " s"
+	}
+	return strconv.FormatInt(us/60e6, 10) + " min " + strconv.FormatInt(us%60e6/1e6, 10) + " s"
+}

@@ -155,7 +155,11 @@ func (c *Graphs) page() int { return min(c.Page, c.pages()-1) }
 
 func (c *Graphs) rows() []graphRow {
 	m, p := c.matching(), c.page()
-	return m[min(p*graphPage, len(m)):min((p+1)*graphPage, len(m))]
+	rows := m[min(p*graphPage, len(m)):min((p+1)*graphPage, len(m))]
+	if c.S.rowLimit > 0 {
+		rows = rows[:min(len(rows), c.S.rowLimit)]
+	}
+	return rows
 }
 
 func (c *Graphs) goPage(p int) { c.Page = p }

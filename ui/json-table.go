@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cmp"
+	"sort"
 	"strconv"
 
 	"github.com/tidwall/gjson"
@@ -17,6 +19,11 @@ type JsonTable struct {
 	Flip          bool // the user toggled the fold
 	Page          int
 	Sub, SubTitle string
+	// SortCol is the column the rows are sorted by (-1 or unset: the
+	// report's order, sortSet false); Asc its direction.
+	SortCol int
+	Asc     bool
+	sortSet bool
 
 	parsed string // Raw that t was built from
 	t      Table
@@ -26,7 +33,7 @@ const jsonPage = 50
 
 func (c *JsonTable) table() *Table {
 	if c.parsed != c.Raw {
-		c.t, c.parsed, c.Page, c.Sub = TableOf(c.Raw), c.Raw, 0, ""
+		c.t, c.parsed, c.Page, c.Sub, c.sortSet = TableOf(c.Raw), c.Raw, 0, "", false
 	}
 	return &c.t
 }
@@ -82,4 +89,58 @@ func (c *JsonTable) raw(cell Cell) any {
 		return nil
 	}
 	return cell.Raw
+}
+
+// sortBy sorts the rows by column j: numbers by value, largest first,
+// text in order; choosing the sorted column again reverses it. Rows keep
+// the report's order among equals.
+func (c *JsonTable) sortBy(j int) {
+	t := c.table()
+	if c.sortSet && c.SortCol == j {
+		c.Asc = !c.Asc
+	} else {
+		numeric := false
+		for _, r := range t.Rows {
+			if r[j].Raw != "" {
+				numeric = true
+				break
+			}
+		}
+		c.SortCol, c.Asc, c.sortSet = j, !numeric, true
+	}
+	sort.SliceStable(t.Rows, func(a, b int) bool { // not slices: see Graphs.matching
+		d := compareCells(t.Rows[a][j], t.Rows[b][j])
+		if c.Asc {
+			return d < 0
+		}
+		return d > 0
+	})
+	c.Page, c.Sub = 0, ""
+}
+
+// compareCells orders two cells of a column: numbers by value before
+// anything else, then text.
+func compareCells(a, b Cell) int {
+	if a.Raw != "" && b.Raw != "" {
+		x, _ := strconv.ParseFloat(a.Raw, 64)
+		y, _ := strconv.ParseFloat(b.Raw, 64)
+		return cmp.Compare(x, y)
+	}
+	if (a.Raw != "") != (b.Raw != "") {
+		if a.Raw != "" {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(a.Text, b.Text)
+}
+
+func (c *JsonTable) ariaSort(j int) string {
+	switch {
+	case !c.sortSet || c.SortCol != j:
+		return "none"
+	case c.Asc:
+		return "ascending"
+	}
+	return "descending"
 }

@@ -100,14 +100,29 @@ func (c *JsonTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								{
 									vgparent := vgn
 									_ = vgparent
-									for vgiterkeyt, h := range c.table().Cols {
-										var vgiterkey interface{} = vgiterkeyt
+									for j, h := range c.table().Cols {
+										var vgiterkey interface{} = j
 										_ = vgiterkey
+										j := j
+										_ = j
 										h := h
 										_ = h
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(h)
+										vgn.AddAttrInterface("aria-sort", c.ariaSort(j))
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("data-sort", h)
+											vgn.SetInnerHTML(h)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType: "click",
+												Func:      func(event vugu.DOMEvent) { c.sortBy(j) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
+										}
 									}
 								}
 								for i, row := range c.rows() {

@@ -27,10 +27,21 @@ func (c *MemMap) title() string {
 }
 
 func (c *MemMap) axes() string {
-	if c.S.Pool >= 0 && c.S.Map != nil {
-		return "x: allocation order · y: address above 0x" + strconv.FormatInt(c.S.Map.Base, 16) + " ·"
+	if m := c.S.Map; c.S.Pool >= 0 && m != nil {
+		y := " · y: address above 0x" + strconv.FormatInt(m.Base, 16) + " ·"
+		if m.Clock == "time" {
+			return "x: log time from " + LogTime(m.TimeOrigin) + y
+		}
+		return "x: allocation order (some events carry no time)" + y
 	}
 	return "x: lifetime step · y: offset ·"
+}
+
+func (c *MemMap) hint() string {
+	if c.S.Pool >= 0 {
+		return "wheel: zoom (shift: time only, alt: addresses only) · drag: pan · double-click: whole pool · hover: a block's times"
+	}
+	return "wheel: zoom (shift: steps only, alt: offsets only) · drag: pan · double-click: whole graph · click: select"
 }
 
 // other is the key of a conflict that is not the selected tensor.
@@ -46,11 +57,19 @@ func (c *MemMap) other(a, b string) string {
 func swatch(k int) string { return "sw c" + strconv.Itoa(k) }
 
 func (c *MemMap) peak() string {
+	if m := c.S.Map; m.Clock == "time" {
+		return "peak at " + Elapsed(m.PeakStep) + " (" + Size(m.PeakLive) + " live)"
+	} else if m.Clock == "allocation" {
+		return "peak at allocation " + strconv.FormatInt(m.PeakStep, 10) + " (" + Size(m.PeakLive) + " live)"
+	}
 	return "peak at step " + strconv.FormatInt(c.S.Map.PeakStep, 10) + " (" + Size(c.S.Map.PeakLive) + " live)"
 }
 
 func (c *MemMap) liveTitle() string {
 	if c.S.Pool >= 0 {
+		if c.S.Map != nil && c.S.Map.Clock == "time" {
+			return "the pool's live block bytes over log time: each allocation and free at its time; click a time to read the level there"
+		}
 		return "the pool's live block bytes after each allocation"
 	}
 	return "live bytes per step: click a step (or use ← → and Home) to list the tensors live there"

@@ -100,7 +100,7 @@ func (c *MemMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("wheel: zoom (shift: steps only, alt: offsets only) · drag: pan · double-click: whole graph · click: select"))
+			vgn.SetInnerHTML(c.hint())
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
 		}
@@ -195,6 +195,7 @@ func (c *MemMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn.SetInnerHTML(vugu.HTML(""))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("title", Exact(c.S.Map.PeakLive))
 								vgn.SetInnerHTML(c.peak())
 							}
 						}
@@ -211,6 +212,7 @@ func (c *MemMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn.SetInnerHTML(vugu.HTML(""))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("title", Exact(c.S.Map.MemorySize))
 								vgn.SetInnerHTML("memory_size " + Size(c.S.Map.MemorySize))
 							}
 						}
@@ -227,6 +229,7 @@ func (c *MemMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn.SetInnerHTML(vugu.HTML(""))
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("title", Exact(c.S.Map.TheoryMin))
 								vgn.SetInnerHTML("theory_min " + Size(c.S.Map.TheoryMin))
 							}
 						}

@@ -140,6 +140,7 @@ type proc struct {
 	Graphs         int
 	Leaked         int64
 	Conflicts      int
+	MemErrors      int // failed memory requests of the process
 }
 
 // procs ranks the processes by their graphs' memory_size, then their
@@ -163,6 +164,9 @@ func (c *Overview) procs() []proc {
 	}
 	for _, p := range c.S.Run.Pools() {
 		get(p.PID).Leaked += p.Leaked
+	}
+	for _, e := range c.rep().MemoryErrors {
+		get(e.PID).MemErrors++
 	}
 	out := make([]proc, 0, len(by))
 	for _, p := range by {
@@ -194,11 +198,14 @@ func (c *Overview) procText(p proc) string {
 	if p.Leaked > 0 {
 		t += " · " + Count(p.Leaked) + " pool blocks never freed"
 	}
+	if p.MemErrors > 0 {
+		t += " · " + Count(int64(p.MemErrors)) + " memory errors"
+	}
 	return t
 }
 
 func (c *Overview) procClass(p proc) string {
-	if p.Leaked > 0 || p.Conflicts > 0 {
+	if p.Leaked > 0 || p.Conflicts > 0 || p.MemErrors > 0 {
 		return "bad"
 	}
 	return ""

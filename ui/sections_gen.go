@@ -127,7 +127,7 @@ func (c *Sections) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Epid\x3C/th\x3E\x3Cth\x3Eallocator\x3C/th\x3E\x3Cth\x3Eallocs\x3C/th\x3E\x3Cth\x3Efrees\x3C/th\x3E\x3Cth\x3Epeak live\x3C/th\x3E\x3Cth\x3Eleaked\x3C/th\x3E\x3Cth\x3Efrom device\x3C/th\x3E\x3Cth\x3E\x3C/th\x3E"))
+							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Epid\x3C/th\x3E\x3Cth\x3Eallocator\x3C/th\x3E\x3Cth title=\"allocations logged\"\x3Eallocs\x3C/th\x3E\x3Cth title=\"allocations freed\"\x3Efrees\x3C/th\x3E\x3Cth title=\"the most block bytes live at once (peak_live)\"\x3Epeak live\x3C/th\x3E\x3Cth title=\"blocks never freed by the end of the logs\"\x3Eleaked\x3C/th\x3E\x3Cth title=\"device memory the pool took from the driver\"\x3Efrom device\x3C/th\x3E\x3Cth\x3E\x3C/th\x3E"))
 							for vgiterkeyt, p := range c.S.Run.Pools() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
@@ -155,12 +155,15 @@ func (c *Sections) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
 									vgn.AddAttrInterface("data-value", p.PeakLive)
+									vgn.AddAttrInterface("title", Exact(p.PeakLive))
 									vgn.SetInnerHTML(Size(p.PeakLive))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(Count(p.Leaked))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("data-value", p.Physical)
+									vgn.AddAttrInterface("title", Exact(p.Physical))
 									vgn.SetInnerHTML(Size(p.Physical))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)
@@ -190,7 +193,7 @@ func (c *Sections) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("The map shows a pool\x26#39;s blocks over its allocation order (timeline) and by address; every field is under Run-time memory › pools."))
+				vgn.SetInnerHTML(vugu.HTML("The map shows a pool\x26#39;s blocks over log time, from allocation to free, by address, with its live bytes above; every field is under Run-time memory › pools."))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
 			}

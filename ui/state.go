@@ -34,6 +34,10 @@ type State struct {
 	// since answers arriving move the layout.
 	Pending int
 	cancel  context.CancelFunc
+	// rowLimit caps the graphs table's rows while new results are shown
+	// over several frames (stageRows); 0: no cap. stageGen tells a new
+	// run's stages from an older run's.
+	rowLimit, stageGen int
 
 	Run, Base *Loaded
 	DiffRes   *analyze.DiffResult // of Base and Run, once both are there
@@ -169,10 +173,49 @@ func (s *State) Load(slot string, f Files) {
 					s.Tab = "pools"
 					s.ShowPool(0)
 				}
+				s.stageRows()
 				s.loadDiff()
 			}
 		}
 	})
+}
+
+// FirstRows is how many rows of the graphs table the first frame of new
+// results holds; each later frame adds twice as many, until the table is
+// whole. The whole table (up to graphPage rows, tens of elements each), the
+// overview and the biggest graph's map and tensors in one frame stalled
+// the page for a second on a slow machine.
+const FirstRows = 25
+
+// stageRows shows new results over several frames when the graphs table
+// is longer than FirstRows. Each stage is counted as pending, so that the
+// tests see the whole table. Call it with the lock held.
+func (s *State) stageRows() {
+	s.stageGen++
+	s.rowLimit = 0
+	n := min(len(s.Run.Report.Graphs), graphPage)
+	if n <= FirstRows {
+		return
+	}
+	gen := s.stageGen
+	s.rowLimit = FirstRows
+	var next func()
+	next = func() {
+		s.ask(func() func() {
+			s.Eng.NextFrame()
+			return func() {
+				if gen != s.stageGen {
+					return
+				}
+				if s.rowLimit += 2 * FirstRows; s.rowLimit >= n {
+					s.rowLimit = 0
+					return
+				}
+				next()
+			}
+		})
+	}
+	next()
 }
 
 // progress is the progress callback of an analysis into slot. A baseline

@@ -32,7 +32,8 @@ type fakeEngine struct {
 	graphs int
 	hash   string
 	mu     sync.Mutex
-	maps   []string // colourings asked for, in order
+	maps   []string      // colourings asked for, in order
+	frames chan struct{} // when set, NextFrame waits for one
 }
 
 type fakeFiles int
@@ -73,11 +74,16 @@ func (f *fakeEngine) ShowPool(string, int) (*engine.MapMeta, error) { return nil
 func (f *fakeEngine) MarkOnMap(int)                                 {}
 func (f *fakeEngine) Rendered()                                     {}
 func (f *fakeEngine) Reveal(string)                                 {}
-func (f *fakeEngine) Sample() Files                                 { return nil }
-func (f *fakeEngine) Hash() string                                  { return f.hash }
-func (f *fakeEngine) SetHash(string)                                {}
-func (f *fakeEngine) Download(string, string) error                 { return nil }
-func (f *fakeEngine) OpenPerfetto(string) (string, error)           { return "", nil }
+func (f *fakeEngine) NextFrame() {
+	if f.frames != nil {
+		<-f.frames
+	}
+}
+func (f *fakeEngine) Sample() Files                       { return nil }
+func (f *fakeEngine) Hash() string                        { return f.hash }
+func (f *fakeEngine) SetHash(string)                      {}
+func (f *fakeEngine) Download(string, string) error       { return nil }
+func (f *fakeEngine) OpenPerfetto(string) (string, error) { return "", nil }
 
 // settle waits until every engine answer is shown.
 func settle(t *testing.T, s *State, env *countingEnv) {
@@ -175,5 +181,48 @@ func TestRestoreFromHash(t *testing.T) {
 	}
 	if h := s.Hash(); h != "graph=1/b/0&tab=waste" && !strings.HasPrefix(h, "graph=1/b/0&tab=waste") {
 		t.Errorf("hash %q", h)
+	}
+}
+
+// New results with a long graphs table come over several frames: the
+// first FirstRows rows, then twice as many more per frame, pending until
+// the table is whole.
+func TestLoadStagesLongTables(t *testing.T) {
+	eng := &fakeEngine{graphs: 120, frames: make(chan struct{})}
+	env := &countingEnv{}
+	s := NewState(eng)
+	s.env = env
+	env.Lock()
+	s.Load(engine.SlotRun, fakeFiles(1))
+	env.Unlock()
+	g := &Graphs{S: s}
+	shown := func() (rows, pending int) {
+		env.Lock()
+		defer env.Unlock()
+		if s.Run == nil {
+			return -1, s.Pending
+		}
+		return len(g.rows()), s.Pending
+	}
+	wait := func(want int) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if rows, _ := shown(); rows == want {
+				return
+			}
+		}
+		rows, pending := shown()
+		t.Fatalf("%d rows shown (%d pending), want %d", rows, pending, want)
+	}
+	for _, want := range []int{FirstRows, 3 * FirstRows} {
+		wait(want)
+		if _, pending := shown(); pending == 0 {
+			t.Fatalf("%d rows shown and nothing pending", want)
+		}
+		eng.frames <- struct{}{}
+	}
+	settle(t, s, env)
+	if rows, _ := shown(); rows != 120 || s.Graph != 0 {
+		t.Errorf("at the end %d rows, graph %d selected", rows, s.Graph)
 	}
 }

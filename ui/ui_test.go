@@ -132,3 +132,42 @@ func TestDiffTensorText(t *testing.T) {
 		t.Errorf("tensorText: %q", got)
 	}
 }
+
+func TestLogTimes(t *testing.T) {
+	for us, want := range map[int64]string{0: "0 µs", 750: "750 µs", 12500: "12.50 ms", 3250000: "3.25 s", 250e6: "4 min 10 s"} {
+		if got := Elapsed(us); got != want {
+			t.Errorf("Elapsed(%d) = %q, want %q", us, got, want)
+		}
+	}
+	// 2026-04-24 10:00:00.914418 in µs since 2000-01-01.
+	us := int64(time.Date(2026, 4, 24, 10, 0, 0, 914418000, time.UTC).Sub(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)) / time.Microsecond)
+	if got := LogTime(us); got != "2026-04-24 10:00:00.914" {
+		t.Errorf("LogTime(%d) = %q", us, got)
+	}
+}
+
+// Run-time lists sort by any column: numbers largest first, text in
+// order, again the other way; aria-sort says which.
+func TestJsonTableSort(t *testing.T) {
+	c := &JsonTable{Raw: `[{"name":"b","size":3},{"name":"c","size":10},{"name":"a"}]`}
+	names := func() string {
+		var out []string
+		for _, r := range c.rows() {
+			out = append(out, r[0].Text)
+		}
+		return strings.Join(out, "")
+	}
+	for _, s := range []struct {
+		col        int
+		want, aria string
+	}{{1, "cba", "descending"}, {1, "abc", "ascending"}, {0, "abc", "ascending"}, {0, "cba", "descending"}} {
+		c.sortBy(s.col)
+		if got := names(); got != s.want || c.ariaSort(s.col) != s.aria || c.ariaSort(1-s.col) != "none" {
+			t.Errorf("sorted by column %d: %s (%s), want %s (%s)", s.col, got, c.ariaSort(s.col), s.want, s.aria)
+		}
+	}
+	c.Raw = `[{"name":"z"}]`
+	if c.table(); c.ariaSort(0) != "none" {
+		t.Error("a new list keeps the old sort")
+	}
+}

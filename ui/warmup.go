@@ -89,6 +89,7 @@ func (noEngine) ShowPool(string, int) (*engine.MapMeta, error)        { return n
 func (noEngine) MarkOnMap(int)                                        {}
 func (noEngine) Rendered()                                            {}
 func (noEngine) Reveal(string)                                        {}
+func (noEngine) NextFrame()                                           {}
 func (noEngine) Sample() Files                                        { return nil }
 func (noEngine) Hash() string                                         { return "" }
 func (noEngine) SetHash(string)                                       {}

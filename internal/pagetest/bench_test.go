@@ -13,6 +13,9 @@ package pagetest
 //	stall-p99-ms   its 99th percentile
 //	result-ms      the longest block after the engine answered: decoding
 //	               and rendering the results, once per analysis
+//	first-elements the page's elements once the results' first render is
+//	               in the DOM: what the first result frame lays out
+//	elements       the page's elements once every answer is shown
 
 import (
 	"bufio"
@@ -78,10 +81,13 @@ func inputs(b testing.TB) (plain, gz string) {
 	return in.plain, in.gz
 }
 
-// endsJS notes when the page's analysis count changes, from now.
+// endsJS notes when the page's analysis count changes, from now, and how
+// many elements the page has then (the render that changed it is in the
+// DOM when the observer runs, before the browser lays it out).
 const endsJS = `(() => { const el = document.querySelector('.imas'), e0 = el.dataset.ends;
-  window.imasEnds = {t0: performance.now(), at: NaN};
-  new MutationObserver(() => { if (el.dataset.ends !== e0 && isNaN(imasEnds.at)) imasEnds.at = performance.now(); })
+  window.imasEnds = {t0: performance.now(), at: NaN, elements: 0};
+  new MutationObserver(() => { if (el.dataset.ends !== e0 && isNaN(imasEnds.at)) {
+    imasEnds.at = performance.now(); imasEnds.elements = document.getElementsByTagName('*').length; } })
     .observe(el, {attributeFilter: ['data-ends']}); })()`
 
 const probeJS = `window.imasProbe = {gaps: []};
@@ -176,8 +182,12 @@ func BenchmarkPageAnalyze(b *testing.B) {
 					wall := time.Since(start)
 					// load waits until the first graph's map and table are
 					// shown too; "ended-MB/s" stops at the analysis' end.
-					var ended float64
+					var ended, elements float64
 					t.eval(b, `imasEnds.at - imasEnds.t0`, &ended)
+					t.eval(b, `imasEnds.elements`, &elements)
+					b.ReportMetric(elements, "first-elements")
+					t.eval(b, `document.getElementsByTagName('*').length`, &elements)
+					b.ReportMetric(elements, "elements")
 					b.ReportMetric(float64(text.Size())/1e3/ended, "ended-MB/s")
 					worst, p99, after := t.stalls(b)
 					var secs string

@@ -33,6 +33,13 @@ func TestMemoryErrorsCard(t *testing.T) {
 			t.Errorf("error %d: size %s, want %d", i, got.Sizes[i], w.Size)
 		}
 	}
+	// The processes' ranking flags them too.
+	var flagged int
+	b.eval(t, `[...document.querySelectorAll('#procs li.bad')].reduce((n, li) =>
+		n + +((li.textContent.match(/(\d+) memory errors?/) || [0, 0])[1]), 0)`, &flagged)
+	if flagged != len(truth.MemErrors) {
+		t.Errorf("the processes' ranking counts %d memory errors, the logs hold %d", flagged, len(truth.MemErrors))
+	}
 	b.clean(t)
 }
 

@@ -9,10 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +25,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"imas/core/model"
 	"imas/internal/gen"
 )
 
@@ -98,6 +101,13 @@ func TestSamples(t *testing.T) {
 			b.load(t, 1, files...)
 			checkFigures(t, b.shownGraphs(t), want)
 			b.checkMap(t)
+			// vugu renders a component's root element whatever its vg-if:
+			// logs without memory errors must show no (empty) card.
+			var card bool
+			b.eval(t, `!!document.querySelector('section.memory-errors')`, &card)
+			if card {
+				t.Error("a memory-errors card for logs without memory errors")
+			}
 			b.clean(t)
 		})
 	}
@@ -420,6 +430,11 @@ func TestPools(t *testing.T) {
 	if n == "0" || n != drawn {
 		t.Errorf("pool map drew %s of %s allocations", drawn, n)
 	}
+	var graphs bool
+	b.eval(t, `!!document.querySelector('section.graphs')`, &graphs)
+	if graphs {
+		t.Error("a graphs table for logs without static graphs")
+	}
 	var top struct {
 		X, Y float64
 		Row  int
@@ -431,6 +446,17 @@ func TestPools(t *testing.T) {
 	if !strings.Contains(row, "address 0x") {
 		t.Errorf("pool hover card: %q", row)
 	}
+	checkPoolTime(t, b, native(t, files).Pools[1], row)
+	var exact []string
+	b.eval(t, `[...document.querySelectorAll('#pools td[data-value]')].map(td => td.title)`, &exact)
+	for _, e := range exact {
+		if !strings.HasSuffix(e, " bytes") {
+			t.Errorf("pools table: a size's title %q, want its exact bytes", e)
+		}
+	}
+	if len(exact) == 0 {
+		t.Error("pools table: no sizes")
+	}
 	b.run(t, chromedp.WaitVisible(settled, chromedp.ByQuery), chromedp.Click(`button[data-tab="runtime"]`, chromedp.ByQuery))
 	var rows int
 	b.run(t, chromedp.Click(`[data-section="pools"] a.fold`, chromedp.ByQuery),
@@ -439,7 +465,88 @@ func TestPools(t *testing.T) {
 	if rows != 2 {
 		t.Errorf("pools table has %d rows, the sample 2 allocators", rows)
 	}
+	// Run-time lists sort by any column too (largest first, then, as
+	// here, the other way: the report lists the larger pool first).
+	var peaks []int64
+	b.run(t, chromedp.Click(`[data-section="pools"] button[data-sort="peak_live"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="pools"] th[aria-sort="descending"] button[data-sort="peak_live"]`, chromedp.ByQuery),
+		chromedp.Click(`[data-section="pools"] button[data-sort="peak_live"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-section="pools"] th[aria-sort="ascending"] button[data-sort="peak_live"]`, chromedp.ByQuery))
+	b.eval(t, `(() => { const t = document.querySelector('[data-section="pools"] table'),
+		k = [...t.rows[0].cells].findIndex(th => th.querySelector('[data-sort="peak_live"]'));
+		return [...t.rows].slice(1).map(r => +r.cells[k].dataset.value); })()`, &peaks)
+	if len(peaks) != 2 || peaks[0] >= peaks[1] {
+		t.Errorf("pools sorted by peak_live, smallest first: %v", peaks)
+	}
 	b.clean(t)
+}
+
+// checkPoolTime checks the shown pool's view on log time against the
+// core's pool p: the timeline's top is p's peak_live, the x axes of the
+// timeline and the map are labelled in round times, and the hover card
+// (text card, after pointing at the map's top rectangle) gives its row's
+// allocation and free times.
+func checkPoolTime(t *testing.T, b *tab, p *model.Pool, card string) {
+	t.Helper()
+	var got struct {
+		Max, Time   int64
+		Row         int
+		MapX, LiveX string
+		Axes        string
+	}
+	b.eval(t, `(() => { const c = document.querySelector('.hovercard'), m = document.getElementById('imas-map'),
+		l = document.getElementById('imas-live');
+		return {max: +l.dataset.max, time: +c.dataset.time, row: +c.dataset.row, mapX: m.dataset.xticks,
+			liveX: l.dataset.xticks, axes: document.querySelector('.maphead').textContent}; })()`, &got)
+	if got.Max != p.PeakLive {
+		t.Errorf("pool %s: the timeline's top is %d bytes, peak_live %d", p.Allocator, got.Max, p.PeakLive)
+	}
+	if !strings.Contains(got.Axes, "x: log time from ") {
+		t.Errorf("pool map's axes: %q", got.Axes)
+	}
+	// Round times: evenly spaced by 1, 2 or 5 × 10^k µs (or whole minutes).
+	tick := regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?) (µs|ms|s)$|^([0-9]+) min(?: ([0-9]+) s)?$`)
+	unit := map[string]float64{"µs": 1, "ms": 1e3, "s": 1e6}
+	for name, ticks := range map[string]string{"map": got.MapX, "timeline": got.LiveX} {
+		var at []float64
+		for _, l := range strings.Split(ticks, "|") {
+			m := tick.FindStringSubmatch(l)
+			if m == nil {
+				t.Errorf("%s: x tick %q is not a time", name, l)
+				continue
+			}
+			if m[1] != "" {
+				v, _ := strconv.ParseFloat(m[1], 64)
+				at = append(at, math.Round(v*unit[m[2]]))
+			} else {
+				mi, _ := strconv.ParseFloat(m[3], 64)
+				sec, _ := strconv.ParseFloat(cmp.Or(m[4], "0"), 64)
+				at = append(at, (mi*60+sec)*1e6)
+			}
+		}
+		if len(at) < 3 {
+			t.Fatalf("%s: x ticks %q", name, ticks)
+		}
+		step := at[1] - at[0]
+		mant := step / math.Pow(10, math.Floor(math.Log10(step)))
+		for k := 1; k < len(at); k++ {
+			if at[k]-at[k-1] != step || (mant != 1 && mant != 2 && mant != 5 && math.Mod(step, 60e6) != 0) {
+				t.Errorf("%s: x ticks %q are not round times", name, ticks)
+				break
+			}
+		}
+	}
+	if got.Row < 0 || got.Row >= len(p.Rows) {
+		t.Fatalf("hover card on row %d of %d", got.Row, len(p.Rows))
+	}
+	r := p.Rows[got.Row]
+	clock := func(us int64) string {
+		return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(us) * time.Microsecond).Format("15:04:05.000000")
+	}
+	if got.Time != r.Time || !strings.Contains(card, "allocated "+clock(r.Time)) ||
+		r.KernelFree && !strings.Contains(card, "freed "+clock(r.FreeTime)) || !r.KernelFree && !strings.Contains(card, "not freed") {
+		t.Errorf("hover card on row %d (%s, allocated %s, freed %v at %s): %q", got.Row, r.Node, clock(r.Time), r.KernelFree, clock(r.FreeTime), card)
+	}
 }
 
 // TestDrop drops plogs on the page, as a user would. (CDP cannot drop a

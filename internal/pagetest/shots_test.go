@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -60,6 +61,22 @@ func TestScreenshots(t *testing.T) {
 		}
 		b.clean(t)
 	}
+	// A pool on log time, its hover card showing.
+	pools, _ := sample(t, "pool")
+	b := newTab(t, 120*time.Second)
+	b.run(t, emulation.SetDeviceMetricsOverride(1440, 900, 1, false))
+	b.open(t, "")
+	b.load(t, 1, pools...)
+	var top struct{ X, Y float64 }
+	b.run(t, chromedp.WaitVisible(`#imas-map[data-shows="pool:0"][data-drawn]`, chromedp.ByQuery))
+	b.eval(t, `document.querySelector('.mapwrap').scrollIntoView(), imasMap.top()`, &top)
+	var png []byte
+	b.run(t, chromedp.MouseEvent(input.MouseMoved, top.X, top.Y), chromedp.WaitVisible(`.hovercard[data-row]`, chromedp.ByQuery),
+		chromedp.CaptureScreenshot(&png))
+	if err := os.WriteFile(filepath.Join(dir, "page-pool-1440.png"), shrink(t, png), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.clean(t)
 }
 
 // shrink re-encodes a screenshot with the 256 colours it uses most (the

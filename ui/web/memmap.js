@@ -254,11 +254,13 @@
   }
 
   // ticks are round values in [lo, hi], about n of them: steps of 1, 2 or
-  // 5 × 10^k for step counts, powers of two for bytes.
-  function ticks(lo, hi, n, bytes) {
+  // 5 × 10^k for step counts and times in µs (round in µs, ms and s; whole
+  // minutes past half a minute), powers of two for bytes.
+  function ticks(lo, hi, n, bytes, time) {
     const raw = Math.max((hi - lo) / n, 1);
     let step;
     if (bytes) step = Math.pow(2, Math.ceil(Math.log2(raw)));
+    else if (time && raw > 30e6) step = [1, 2, 5, 10, 15, 30, 60, 120, 240, 480, 960].map((m) => m * 60e6).find((s) => s >= raw) || raw;
     else {
       const p = Math.pow(10, Math.floor(Math.log10(raw)));
       step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
@@ -266,6 +268,30 @@
     const out = [];
     for (let v = Math.ceil(lo / step) * step; v <= hi && out.length < 50; v += step) out.push(v);
     return out;
+  }
+
+  // elapsed formats µs as the time axis labels them: 750 µs, 12.5 ms,
+  // 3.25 s, 4 min 10 s (as ui.Elapsed, without its fixed decimals).
+  function elapsed(us) {
+    const r = (v) => String(Number(v.toFixed(3)));
+    if (us < 1000) return r(us) + ' µs';
+    if (us < 1e6) return r(us / 1e3) + ' ms';
+    if (us < 60e6) return r(us / 1e6) + ' s';
+    const s = Math.round(us / 1e6);
+    return Math.floor(s / 60) + ' min' + (s % 60 ? ' ' + (s % 60) + ' s' : '');
+  }
+
+  // clock formats a log time (µs since 2000-01-01, the log's local time)
+  // as the plogs print it: 10:00:01.234567.
+  function clock(us) {
+    const d = new Date(Date.UTC(2000, 0, 1) + Math.floor(us / 1000));
+    const p = (v, n) => String(v).padStart(n, '0');
+    return p(d.getUTCHours(), 2) + ':' + p(d.getUTCMinutes(), 2) + ':' + p(d.getUTCSeconds(), 2) + '.' + p(((us % 1e6) + 1e6) % 1e6, 6);
+  }
+
+  // xLabel is the label of x on the map's clock.
+  function xLabel(x) {
+    return data.meta.clock === 'time' ? elapsed(x) : String(x);
   }
 
   // axes draws the frame and round ticks; labels stay inside the canvas.
@@ -284,13 +310,16 @@
       ctx.fillText(human(v), g.L - 5 * g.dpr, Math.min(Math.max(y, half), ctx.canvas.height - half));
     }
     ctx.textBaseline = 'top';
-    for (const v of ticks(Math.max(0, view[0]), view[1], 6, false)) {
-      const x = g.L + (v - view[0]) * g.sx, label = String(v);
+    const labels = [];
+    for (const v of ticks(Math.max(0, view[0]), view[1], 6, false, data.meta.clock === 'time')) {
+      const x = g.L + (v - view[0]) * g.sx, label = xLabel(v);
+      labels.push(label);
       const w = ctx.measureText(label).width / 2;
       ctx.textAlign = 'center';
       ctx.fillRect(x, g.T + g.H, g.dpr, 3 * g.dpr);
       ctx.fillText(label, Math.min(Math.max(x, w + 2), ctx.canvas.width - w - 2), g.T + g.H + 4 * g.dpr);
     }
+    ctx.canvas.dataset.xticks = labels.join('|'); // what the x axis says, for the tests
   }
 
   // drawLive draws the timeline above the map: live bytes of counted
@@ -364,14 +393,19 @@
     if (step >= 0 && step !== m.peak_step) mark(step, colors.sel, 2);
     ctx.restore();
     axes(ctx, g, 0, top);
-    const at = liveAt(step);
+    const at = liveAt(step), where = m.clock === 'time' ? 'at ' + elapsed(step) : m.clock + ' ' + step;
     live.dataset.step = step;
-    live.setAttribute('aria-label', 'live bytes per step; step ' + step + ': ' + (at ? human(at[0]) : '–') + ' live');
+    // What the chart shows, for the tests: its top, its x range, the peak.
+    live.dataset.max = Math.max(0, ...l.counted);
+    live.dataset.view = view[0] + ' ' + view[1];
+    live.dataset.peak = m.peak_step;
+    live.setAttribute('aria-label', (m.clock === 'time' ? 'live bytes over log time; ' : 'live bytes per ' + m.clock + '; ') +
+      where + ': ' + (at ? human(at[0]) : '–') + ' live');
     if (at) {
       ctx.fillStyle = colors.axis;
       ctx.textAlign = 'right';
       ctx.textBaseline = 'top';
-      ctx.fillText('step ' + step + ': ' + human(at[0]) + ' live', L + W - 4 * dpr, T + 2 * dpr);
+      ctx.fillText(where + ': ' + human(at[0]) + ' live', L + W - 4 * dpr, T + 2 * dpr);
     }
   }
 
@@ -385,7 +419,7 @@
       const mid = (lo + hi + 1) >> 1;
       if (l.steps[mid] <= s) lo = mid; else hi = mid - 1;
     }
-    return [l.counted[lo], l.reusable[lo]];
+    return [l.counted[lo], l.reusable ? l.reusable[lo] : 0];
   }
 
   // choose makes s the chosen step and tells the page.
@@ -403,12 +437,19 @@
       const W = c.width - (M.left + M.right) * dpr;
       choose(Math.floor(view[0] + ((e.clientX - r.left) * dpr - M.left * dpr) * (view[1] - view[0]) / W));
     });
-    // Keyboard: ← → one step, with Shift a tenth of the view; Home the peak.
+    // Keyboard: ← → one step (on a pool's clock: to the curve's previous
+    // or next change), with Shift a tenth of the view; Home the peak.
     c.addEventListener('keydown', (e) => {
       if (!data) return;
       const d = e.shiftKey ? Math.max(1, Math.round((view[1] - view[0]) / 10)) : 1;
-      if (e.key === 'ArrowLeft') choose(step - d);
-      else if (e.key === 'ArrowRight') choose(step + d);
+      const steps = data.meta.live ? data.meta.live.steps : [];
+      const next = (dir) => {
+        if (e.shiftKey || data.meta.clock === 'step' || !steps.length) return step + dir * d;
+        const k = dir > 0 ? steps.findIndex((s) => s > step) : steps.findLastIndex((s) => s < step);
+        return k < 0 ? step : steps[k];
+      };
+      if (e.key === 'ArrowLeft') choose(next(-1));
+      else if (e.key === 'ArrowRight') choose(next(1));
       else if (e.key === 'Home') choose(data.meta.peak_step);
       else return;
       e.preventDefault();
@@ -443,12 +484,22 @@
     const end = f & 16 ? '∞' : String(pos[4 * k + 1] - 1);
     const size = pos[4 * k + 3] - pos[4 * k + 2];
     const flags = [f & 1 && 'CONFLICT', f & 2 && 'no-reuse', f & 4 && 'zero-copy', f & 8 && 'ref',
-      m.subject === 'pool' && f & 16 && 'never freed'].filter(Boolean).join(' ');
+      m.subject === 'pool' && m.clock !== 'time' && f & 16 && 'never freed'].filter(Boolean).join(' ');
     const lines = [key, op, m.subject === 'pool'
       ? 'address 0x' + (m.base + pos[4 * k + 2]).toString(16)
       : 'offset ' + pos[4 * k + 2] + ' (' + human(pos[4 * k + 2]) + ')',
-    'size ' + size + ' (' + human(size) + ')',
-    (m.subject === 'pool' ? 'allocations ' : 'life ') + pos[4 * k] + '→' + end + ' · stream ' + ints[4 * k + 3]];
+    'size ' + size + ' (' + human(size) + ')'];
+    if (m.clock === 'time') {
+      // A pool on log time: when the block was allocated and freed.
+      const t0 = pos[4 * k], t1 = pos[4 * k + 1];
+      lines.push('allocated ' + clock(m.time_origin_us + t0) + ' (at ' + elapsed(t0) + ') · stream ' + ints[4 * k + 3]);
+      lines.push(f & 16 ? 'not freed by the pool\'s last event, ' + elapsed(t1 - t0) + ' later'
+        : 'freed ' + clock(m.time_origin_us + t1) + ', ' + elapsed(t1 - t0) + ' later');
+      card.dataset.time = m.time_origin_us + t0;
+    } else {
+      lines.push((m.clock === 'allocation' ? 'allocations ' : 'life ') + pos[4 * k] + '→' + end + ' · stream ' + ints[4 * k + 3]);
+      delete card.dataset.time;
+    }
     if (flags) lines.push(flags);
     card.replaceChildren(...lines.map((t, i) => {
       const e = document.createElement(i === 0 ? 'b' : 'div');

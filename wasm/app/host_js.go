@@ -111,6 +111,37 @@ func (h *host) Rendered() {
 
 func (h *host) Reveal(selector string) { h.page.Call("reveal", selector) }
 
+// NextFrame waits for an animation frame and then a task: by then the
+// frame has been painted. A hidden tab gets no frames, hence the timer.
+func (h *host) NextFrame() {
+	g := js.Global()
+	done := make(chan struct{}, 1)
+	var frame, task js.Func
+	task = js.FuncOf(func(js.Value, []js.Value) any {
+		select {
+		case done <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	var after js.Value
+	frame = js.FuncOf(func(js.Value, []js.Value) any {
+		after = g.Call("setTimeout", task, 0)
+		return nil
+	})
+	raf, timer := g.Call("requestAnimationFrame", frame), g.Call("setTimeout", task, 250)
+	<-done
+	// Whichever way ended the wait, the other may not call back once the
+	// functions are released.
+	g.Call("cancelAnimationFrame", raf)
+	g.Call("clearTimeout", timer)
+	if !after.IsUndefined() {
+		g.Call("clearTimeout", after)
+	}
+	frame.Release()
+	task.Release()
+}
+
 // Sample is the log page.js makes of the page's built-in sample, or nil.
 func (h *host) Sample() ui.Files {
 	v := h.page.Call("sample")

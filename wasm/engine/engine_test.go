@@ -531,14 +531,22 @@ func TestPoolMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if meta.N != len(p.Rows) || meta.Subject != "pool" || meta.PeakLive != p.PeakLive || meta.Base <= 0 {
+		if meta.N != len(p.Rows) || meta.Subject != "pool" || meta.PeakLive != p.PeakLive || meta.Base <= 0 ||
+			meta.Clock != "time" || meta.TimeOrigin <= 0 {
 			t.Fatalf("pool %s: meta %+v", p.Allocator, meta)
 		}
 		leaked := 0
 		for _, r := range decodeMap(t, meta.N, buf) {
 			row := p.Rows[r.row]
-			if r.x0 != float64(row.Begin) || r.x1 <= r.x0 || r.y1-r.y0 != float64(row.Size) || r.y0 < 0 || r.y1 > float64(meta.MaxOffset) {
-				t.Fatalf("rect %+v for %+v", r, row)
+			// x is log time: from the allocation to the free, or to the
+			// view's end (one µs past the pool's last event) for a leak.
+			x1 := float64(row.FreeTime - meta.TimeOrigin)
+			if !row.KernelFree {
+				x1 = float64(meta.MaxStep - 1)
+			}
+			if r.x0 != float64(row.Time-meta.TimeOrigin) || r.x0 < 0 || r.x1 != x1 || r.x1 < r.x0 ||
+				r.y1-r.y0 != float64(row.Size) || r.y0 < 0 || r.y1 > float64(meta.MaxOffset) {
+				t.Fatalf("rect %+v for %+v (origin %d)", r, row, meta.TimeOrigin)
 			}
 			if r.label != row.Node+" @"+row.Address+"\n"+row.Kernel {
 				t.Fatalf("label %q", r.label)

@@ -124,3 +124,56 @@ func poolLive(rows []model.PoolRow) *Live {
 	}
 	return l.thin(LivePoints)
 }
+
+// poolLiveTime is a pool's live block bytes over log time (µs after
+// origin): the pool's events replayed in the order its figures count them
+// (analyze.PoolFigures: allocations in Begin order, a free with End == t
+// before allocation t), each placed at its own time. So the curve's top is
+// the pool's peak_live even where two events share a microsecond or the
+// times of interleaved threads are not in order. Where several events share
+// a time the curve shows their largest level there and the level after
+// them from the next µs on.
+func poolLiveTime(rows []model.PoolRow, origin int64) *Live {
+	type free struct{ at, time, size int64 }
+	var frees []free
+	for k := range rows {
+		if r := &rows[k]; r.KernelFree {
+			frees = append(frees, free{r.End, r.FreeTime - origin, r.Size})
+		}
+	}
+	slices.SortStableFunc(frees, func(a, b free) int { return cmp.Compare(a.at, b.at) })
+	type level struct{ time, live int64 }
+	levels := make([]level, 0, len(rows)+len(frees))
+	var live int64
+	f := 0
+	for k := range rows {
+		r := &rows[k]
+		for ; f < len(frees) && frees[f].at <= r.Begin; f++ {
+			live -= frees[f].size
+			levels = append(levels, level{frees[f].time, live})
+		}
+		live += r.Size
+		levels = append(levels, level{r.Time - origin, live})
+	}
+	for ; f < len(frees); f++ {
+		live -= frees[f].size
+		levels = append(levels, level{frees[f].time, live})
+	}
+	slices.SortStableFunc(levels, func(a, b level) int { return cmp.Compare(a.time, b.time) })
+	l := &Live{}
+	for k := 0; k < len(levels); {
+		t, top := levels[k].time, levels[k].live
+		j := k
+		for ; j < len(levels) && levels[j].time == t; j++ {
+			top = max(top, levels[j].live)
+		}
+		l.Steps = append(l.Steps, t)
+		l.Counted = append(l.Counted, top)
+		if after := levels[j-1].live; after != top && (j == len(levels) || levels[j].time > t+1) {
+			l.Steps = append(l.Steps, t+1)
+			l.Counted = append(l.Counted, after)
+		}
+		k = j
+	}
+	return l.thin(LivePoints)
+}

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -91,17 +93,77 @@ func TestReportKeepsLifetimeText(t *testing.T) {
 	}
 }
 
-// A pool's curve is its live block bytes on the map's allocation clock:
-// its top is the pool's peak_live.
+// A pool's curve is its live block bytes over log time: its top is the
+// pool's peak_live, its times are in order and within the map's x extent.
+// The real logs' pools (where present) too, and every pool again on the
+// allocation clock, which the map falls back to when a time is missing.
 func TestPoolLive(t *testing.T) {
-	s := analyzed(t, "pool")
-	for i, p := range s.Run(SlotRun).Report.Pools {
-		meta, _, err := s.PoolMap(SlotRun, i)
-		if err != nil {
-			t.Fatal(err)
+	pools := map[string][]*model.Pool{"pool sample": analyzed(t, "pool").Run(SlotRun).Report.Pools}
+	if ents, err := os.ReadDir(realLogsDir); err == nil {
+		for _, e := range ents {
+			s := NewSession()
+			src := input.FileSource(filepath.Join(realLogsDir, e.Name()))
+			if _, err := s.Analyze(context.Background(), SlotRun, []input.Source{src}, nil); err == nil {
+				pools[e.Name()] = s.Run(SlotRun).Report.Pools
+			}
 		}
-		if l := meta.Live; l == nil || slices.Max(l.Counted) != p.PeakLive || l.Reusable != nil || !slices.IsSorted(l.Steps) {
-			t.Errorf("pool %s: curve %+v, peak_live %d", p.Allocator, l, p.PeakLive)
+	} else if os.Getenv("CI") != "" {
+		t.Fatalf("CI needs the real logs in %s: %v", realLogsDir, err)
+	}
+	timed := 0
+	for name, ps := range pools {
+		for _, p := range ps {
+			if len(p.Rows) == 0 {
+				continue
+			}
+			origin, last, ok := poolTimes(p.Rows)
+			if ok {
+				timed++
+				l := poolLiveTime(p.Rows, origin)
+				if slices.Max(l.Counted) != p.PeakLive || l.Reusable != nil || !slices.IsSorted(l.Steps) ||
+					l.Steps[0] < 0 || l.Steps[len(l.Steps)-1] > last-origin+1 {
+					t.Errorf("%s pool %s: time curve %+v, peak_live %d, events %d..%d", name, p.Allocator, l, p.PeakLive, origin, last)
+				}
+			}
+			if l := poolLive(p.Rows); slices.Max(l.Counted) != p.PeakLive || !slices.IsSorted(l.Steps) {
+				t.Errorf("%s pool %s: allocation curve %+v, peak_live %d", name, p.Allocator, l, p.PeakLive)
+			}
 		}
+	}
+	if timed == 0 {
+		t.Error("no pool with times: the test proves nothing")
+	}
+}
+
+// realLogsDir holds the real GE logs (read, never copied), from this
+// package's folder.
+const realLogsDir = "../../../shared/real-logs"
+
+// Events sharing a microsecond: the curve shows their top there and the
+// level after them from the next µs on; a pool with an event without a
+// time is mapped on its allocation clock.
+func TestPoolLiveSameTime(t *testing.T) {
+	rows := []model.PoolRow{
+		{Address: "0x1000", Size: 100, Begin: 0, End: 1, KernelFree: true, Time: 10, FreeTime: 20},
+		{Address: "0x1000", Size: 300, Begin: 1, End: 2, KernelFree: true, Time: 20, FreeTime: 20},
+		{Address: "0x2000", Size: 50, Begin: 2, End: model.LifeMax, Time: 40},
+	}
+	for k := range rows {
+		rows[k].Theory = []int64{100, 300, 50}[k]
+	}
+	l := poolLiveTime(rows, 10)
+	want := &Live{Steps: []int64{0, 10, 11, 30}, Counted: []int64{100, 300, 0, 50}}
+	if !slices.Equal(l.Steps, want.Steps) || !slices.Equal(l.Counted, want.Counted) {
+		t.Errorf("curve %+v, want %+v", l, want)
+	}
+	s := NewSession()
+	s.runs[SlotRun] = &Run{Report: &model.Report{Pools: []*model.Pool{{Allocator: "a", PeakLive: 300, Rows: rows}}}}
+	meta, _, err := s.PoolMap(SlotRun, 0)
+	if err != nil || meta.Clock != "time" || meta.TimeOrigin != 10 || meta.PeakStep != 10 || meta.MaxStep != 31 {
+		t.Errorf("timed pool: %+v, %v", meta, err)
+	}
+	rows[2].Time = 0
+	if meta, _, err := s.PoolMap(SlotRun, 0); err != nil || meta.Clock != "allocation" || meta.PeakStep != 1 {
+		t.Errorf("a pool with an event without a time: %+v, %v", meta, err)
 	}
 }

@@ -28,6 +28,13 @@ type MapMeta struct {
 	PeakStep   int64    `json:"peak_step"`   // -1 when unknown
 	PeakLive   int64    `json:"peak_live"`
 	Base       int64    `json:"base"` // pools: the address y = 0 stands for
+	// Clock names the x axis: "step" (a graph's lifetime steps), "time" (a
+	// pool's log time: µs after TimeOrigin) or "allocation" (a pool's
+	// allocation order, when some of its events carry no time).
+	Clock string `json:"clock"`
+	// TimeOrigin is the log time x = 0 stands for on the "time" clock (µs
+	// since 2000-01-01, the log's local time, as model.PoolRow.Time).
+	TimeOrigin int64 `json:"time_origin_us,omitempty"`
 	// Live is a graph's live bytes over its steps (the timeline above the
 	// map), TheoryMin its line; none for pools.
 	Live      *Live `json:"live,omitempty"`
@@ -70,7 +77,7 @@ func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, err
 	marks := s.conflicted(slot, i, g)
 	rows := g.Rows
 	meta := &MapMeta{N: len(rows), Subject: "graph", ID: i, ColorBy: colorBy, MemorySize: g.MemorySize, PeakStep: -1,
-		Live: LiveCurve(g), TheoryMin: g.TheoryMin}
+		Live: LiveCurve(g), TheoryMin: g.TheoryMin, Clock: "step"}
 	name := func(r *model.Row) string { return r.OpType }
 	if colorBy == "stream" {
 		name = func(r *model.Row) string { return strconv.FormatInt(r.Stream, 10) }
@@ -116,8 +123,10 @@ func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, err
 }
 
 // PoolMap returns the map of pool i of slot: one rectangle per allocation,
-// x = the pool's allocation clock [begin, end), y = the block's address
-// above the pool's lowest one. Blocks never freed run to the end.
+// x = log time, from the allocation to its free, y = the block's address
+// above the pool's lowest one. Blocks never freed run to the pool's last
+// event. A pool with an event without a time is drawn on its allocation
+// clock instead, [Begin, End).
 func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -133,10 +142,11 @@ func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 	// Coloured by what matters in a pool: blocks freed, and blocks never
 	// freed (leaks); the kernel of each is on its hover card.
 	meta := &MapMeta{N: len(rows), Subject: "pool", ID: i, ColorBy: "state", PeakStep: -1, PeakLive: p.PeakLive,
-		Legend: []string{"freed block", "never freed (leak)"}}
+		Legend: []string{"freed block", "never freed (leak)"}, Clock: "allocation"}
 	addr := make([]int64, len(rows))
 	base := int64(math.MaxInt64)
 	var end, theory int64
+	peak := -1
 	for k := range rows {
 		a, err := strconv.ParseUint(strings.TrimPrefix(rows[k].Address, "0x"), 16, 63)
 		if err != nil {
@@ -149,26 +159,70 @@ func (s *Session) PoolMap(slot string, i int) (*MapMeta, []byte, error) {
 		}
 		end = max(end, rows[k].Begin+1)
 		if rows[k].Theory > theory {
-			theory, meta.PeakStep = rows[k].Theory, rows[k].Begin
+			theory, peak = rows[k].Theory, k
 		}
 	}
 	meta.Base = base
-	meta.Live = poolLive(rows)
+	origin, last, timed := poolTimes(rows)
+	if timed {
+		meta.Clock, meta.TimeOrigin = "time", origin
+		meta.Live = poolLiveTime(rows, origin)
+	} else {
+		meta.Live = poolLive(rows)
+	}
+	if peak >= 0 {
+		meta.PeakStep = rows[peak].Begin
+		if timed {
+			meta.PeakStep = rows[peak].Time - origin
+		}
+	}
 	rs := make([]mapRect, len(rows))
 	for k := range rows {
 		r := &rows[k]
-		x1, f, color := r.End, int32(0), int32(0)
-		if x1 >= model.LifeMax {
+		x0, x1, f, color := r.Begin, r.End, int32(0), int32(0)
+		if timed {
+			x0, x1 = r.Time-origin, r.FreeTime-origin
+		}
+		if !r.KernelFree || x1 >= model.LifeMax {
 			x1, f, color = end, FlagForever, 1
+			if timed {
+				x1 = last - origin
+			}
+		}
+		if !timed {
+			x1 = max(x1, x0+1)
 		}
 		rs[k] = mapRect{row: int32(k), color: color, flags: f, stream: int32(r.Stream),
-			x0: r.Begin, x1: max(x1, r.Begin+1), y0: addr[k] - base, y1: addr[k] - base + r.Size}
+			x0: x0, x1: max(x1, x0), y0: addr[k] - base, y1: addr[k] - base + r.Size}
 	}
 	extent(meta, rs)
+	if timed {
+		// A block allocated and freed within one µs has no width: it is
+		// still drawn (memmap.js draws at least a pixel), and the view
+		// reaches one µs past the last event.
+		meta.MaxStep = max(meta.MaxStep, last-origin+1)
+	}
 	return meta, encodeMap(rs, func(b []byte, k int32) []byte {
 		r := &rows[k]
 		return append(append(append(append(append(b, r.Node...), " @"...), r.Address...), '\n'), r.Kernel...)
 	}), nil
+}
+
+// poolTimes is the log time of a pool's first and last event; timed says
+// whether every allocation and every free of it has a time.
+func poolTimes(rows []model.PoolRow) (first, last int64, timed bool) {
+	first = math.MaxInt64
+	for k := range rows {
+		r := &rows[k]
+		if r.Time <= 0 || r.KernelFree && r.FreeTime <= 0 {
+			return 0, 0, false
+		}
+		first, last = min(first, r.Time), max(last, r.Time)
+		if r.KernelFree {
+			first, last = min(first, r.FreeTime), max(last, r.FreeTime)
+		}
+	}
+	return first, last, len(rows) > 0
 }
 
 func extent(meta *MapMeta, rs []mapRect) {
