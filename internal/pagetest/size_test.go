@@ -7,9 +7,9 @@ import (
 )
 
 // maxBundle is the bound on the one-file page: under 3 MB.
-const maxBundle = 3_000_000
+const maxBundle = 3 << 20
 
-// TestBundleSize keeps imas.html under 3 MB: a file small enough to mail
+// TestBundleSize keeps imas.html under 3 MiB: a file small enough to mail
 // and to open from a share (core/input/inflate.go says what it costs).
 func TestBundleSize(t *testing.T) {
 	u := pageURL(t, "")
