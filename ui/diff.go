@@ -11,6 +11,8 @@ import (
 type Diff struct {
 	S    *State
 	Page int
+
+	MoverSort TableSort // of every graph's movers
 }
 
 const diffPage = 20
@@ -117,4 +119,27 @@ func figureKind(name string) string {
 		}
 	}
 	return "count"
+}
+
+var moverHeads = []head{{"biggest movers", "key", "", ""}, {"op type", "optype", "", ""}, {"change", "change", "", ""},
+	{"real size", "realsize", "the run's real size", "num"}, {"delta", "delta", "", "num"}}
+
+// movers is g's biggest movers in the order the user chose.
+func (c *Diff) movers(g *analyze.GraphDiff) []analyze.TensorChange {
+	rows := append([]analyze.TensorChange(nil), g.Movers...)
+	c.MoverSort.sort(rows, func(i int, col string) cell {
+		m := &rows[i]
+		switch col {
+		case "optype":
+			return cell{T: m.OpType}
+		case "change":
+			return cell{T: m.Change}
+		case "realsize":
+			return cell{N: m.NewReal}
+		case "delta":
+			return cell{N: m.Delta}
+		}
+		return cell{T: m.Key}
+	})
+	return rows
 }

@@ -204,8 +204,35 @@ func (c *Diff) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Ebiggest movers\x3C/th\x3E\x3Cth\x3Eop type\x3C/th\x3E\x3Cth\x3Echange\x3C/th\x3E\x3Cth\x3Ereal size\x3C/th\x3E\x3Cth\x3Edelta\x3C/th\x3E"))
-							for vgiterkeyt, m := range g.Movers {
+							{
+								vgparent := vgn
+								_ = vgparent
+								for vgiterkeyt, h := range moverHeads {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									h := h
+									_ = h
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-sort", c.MoverSort.aria(h.Sort))
+									vgn.AddAttrInterface("class", h.Class)
+									vgn.AddAttrInterface("title", h.Desc)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("data-sort", h.Sort)
+										vgn.SetInnerHTML(h.Name)
+										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+											EventType: "click",
+											Func:      func(event vugu.DOMEvent) { c.MoverSort.click(h) },
+											// TODO: implement capture, etc. mostly need to decide syntax
+										})
+									}
+								}
+							}
+							for vgiterkeyt, m := range c.movers(g) {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								m := m

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"imas/core/model"
 	"imas/wasm/engine"
@@ -12,6 +13,8 @@ import (
 // waste breakdown, what is live at the peak, and GE's own summary.
 type GraphTabs struct {
 	S *State
+
+	ConflictSort, WasteSort, HoleSort, PeakSort TableSort
 }
 
 type tab struct{ ID, Name string }
@@ -78,4 +81,91 @@ func (c *GraphTabs) peakTitle() string {
 		at = "Live at step "
 	}
 	return at + Count(p.Step) + ": " + Size(p.Live) + " in " + Count(int64(p.Blocks)) + " blocks (" + Exact(p.Live) + "), largest first"
+}
+
+var (
+	conflictHeads = []head{{"tensor a", "a", "", ""}, {"tensor b", "b", "", ""},
+		{"offset", "offset", "address within the graph's memory", "num"}, {"size", "size", "", "num"},
+		{"lifetime overlap", "life", "the steps both are live", "num"}, {"stream", "stream", "", ""}}
+	wasteHeads = []head{{"cause", "cause", "", ""}, {"bytes", "bytes", "", "num"}, {"note", "note", "", ""}}
+	holeHeads  = []head{{"offset", "offset", "", "num"}, {"size", "size", "", "num"}}
+	peakHeads  = []head{{"tensor", "key", "", ""}, {"op type", "optype", "", ""},
+		{"offset", "offset", "address within the graph's memory", "num"}, {"size", "size", "bytes GE reserved for the block", "num"},
+		{"lifetime", "life", "", "num"}, {"alias of", "alias", "isref: this tensor uses the memory of another", ""}}
+)
+
+// conflicts, wasteParts, holes and peakRows are the tabs' lists in the
+// order the user chose; copies, as the report's lists keep theirs.
+func (c *GraphTabs) conflicts() []model.Conflict {
+	rows := append([]model.Conflict(nil), c.g().Conflicts...)
+	c.ConflictSort.sort(rows, func(i int, col string) cell {
+		x := &rows[i]
+		switch col {
+		case "b":
+			return cell{T: x.B}
+		case "offset":
+			return cell{N: x.Offset}
+		case "size":
+			return cell{N: x.Size}
+		case "life":
+			return cell{N: x.Lifetime[0], T: Life(x.Lifetime[0], x.Lifetime[1])}
+		case "stream":
+			return cell{T: x.Stream}
+		}
+		return cell{T: x.A}
+	})
+	return rows
+}
+
+func (c *GraphTabs) wasteParts() []model.WastePart {
+	rows := append([]model.WastePart(nil), c.g().Waste.Parts...)
+	c.WasteSort.sort(rows, func(i int, col string) cell {
+		switch col {
+		case "bytes":
+			return cell{N: rows[i].Bytes}
+		case "note":
+			return cell{T: rows[i].Note}
+		}
+		return cell{T: rows[i].Cause}
+	})
+	return rows
+}
+
+func (c *GraphTabs) holes() []model.Hole {
+	rows := append([]model.Hole(nil), c.g().Waste.Holes...)
+	c.HoleSort.sort(rows, func(i int, col string) cell {
+		if col == "size" {
+			return cell{N: rows[i].Size}
+		}
+		return cell{N: rows[i].Offset}
+	})
+	return rows
+}
+
+func (c *GraphTabs) peakRows() []model.PeakItem {
+	rows := append([]model.PeakItem(nil), c.peak().Tensors...)
+	c.PeakSort.sort(rows, func(i int, col string) cell {
+		t := &rows[i]
+		switch col {
+		case "optype":
+			return cell{T: t.OpType}
+		case "offset":
+			return cell{N: t.Offset}
+		case "size":
+			return cell{N: t.Size}
+		case "life":
+			return cell{N: lifeBegin(t.Life), T: t.Life}
+		case "alias":
+			return cell{T: t.AliasOf}
+		}
+		return cell{T: t.Key}
+	})
+	return rows
+}
+
+// lifeBegin is the first step of a lifetime as Life writes it ("3→17").
+func lifeBegin(life string) int64 {
+	b, _, _ := strings.Cut(life, "→")
+	n, _ := strconv.ParseInt(b, 10, 64)
+	return n
 }

@@ -99,8 +99,35 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Etensor a\x3C/th\x3E\x3Cth\x3Etensor b\x3C/th\x3E\x3Cth\x3Eoffset\x3C/th\x3E\x3Cth\x3Esize\x3C/th\x3E\x3Cth\x3Elifetime overlap\x3C/th\x3E\x3Cth\x3Estream\x3C/th\x3E"))
-							for vgiterkeyt, x := range c.g().Conflicts {
+							{
+								vgparent := vgn
+								_ = vgparent
+								for vgiterkeyt, h := range conflictHeads {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									h := h
+									_ = h
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-sort", c.ConflictSort.aria(h.Sort))
+									vgn.AddAttrInterface("class", h.Class)
+									vgn.AddAttrInterface("title", h.Desc)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("data-sort", h.Sort)
+										vgn.SetInnerHTML(h.Name)
+										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+											EventType: "click",
+											Func:      func(event vugu.DOMEvent) { c.ConflictSort.click(h) },
+											// TODO: implement capture, etc. mostly need to decide syntax
+										})
+									}
+								}
+							}
+							for vgiterkeyt, x := range c.conflicts() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								x := x
@@ -216,8 +243,35 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Ecause\x3C/th\x3E\x3Cth\x3Ebytes\x3C/th\x3E\x3Cth\x3E\x3C/th\x3E\x3Cth\x3Enote\x3C/th\x3E"))
-								for vgiterkeyt, p := range c.g().Waste.Parts {
+								{
+									vgparent := vgn
+									_ = vgparent
+									for vgiterkeyt, h := range wasteHeads {
+										var vgiterkey interface{} = vgiterkeyt
+										_ = vgiterkey
+										h := h
+										_ = h
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("aria-sort", c.WasteSort.aria(h.Sort))
+										vgn.AddAttrInterface("class", h.Class)
+										vgn.AddAttrInterface("title", h.Desc)
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("data-sort", h.Sort)
+											vgn.SetInnerHTML(h.Name)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType: "click",
+												Func:      func(event vugu.DOMEvent) { c.WasteSort.click(h) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
+										}
+									}
+								}
+								for vgiterkeyt, p := range c.wasteParts() {
 									var vgiterkey interface{} = vgiterkeyt
 									_ = vgiterkey
 									p := p
@@ -234,9 +288,6 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgparent.AppendChild(vgn)
 										vgn.AddAttrInterface("data-value", p.Bytes)
 										vgn.AddAttrInterface("title", Exact(p.Bytes))
-										vgn.SetInnerHTML(Size(p.Bytes))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -244,6 +295,11 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgparent.AppendChild(vgn)
 											vgn.AddAttrInterface("max", c.wasteMax())
 											vgn.AddAttrInterface("value", p.Bytes)
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
+											vgparent.AppendChild(vgn)
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+											vgparent.AppendChild(vgn)
+											vgn.SetInnerHTML(Size(p.Bytes))
 										}
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
@@ -281,8 +337,35 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgparent
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Eoffset\x3C/th\x3E\x3Cth\x3Esize\x3C/th\x3E"))
-									for vgiterkeyt, h := range c.g().Waste.Holes {
+									{
+										vgparent := vgn
+										_ = vgparent
+										for vgiterkeyt, h := range holeHeads {
+											var vgiterkey interface{} = vgiterkeyt
+											_ = vgiterkey
+											h := h
+											_ = h
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("aria-sort", c.HoleSort.aria(h.Sort))
+											vgn.AddAttrInterface("class", h.Class)
+											vgn.AddAttrInterface("title", h.Desc)
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("data-sort", h.Sort)
+												vgn.SetInnerHTML(h.Name)
+												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+													EventType: "click",
+													Func:      func(event vugu.DOMEvent) { c.HoleSort.click(h) },
+													// TODO: implement capture, etc. mostly need to decide syntax
+												})
+											}
+										}
+									}
+									for vgiterkeyt, h := range c.holes() {
 										var vgiterkey interface{} = vgiterkeyt
 										_ = vgiterkey
 										h := h
@@ -381,8 +464,35 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Etensor\x3C/th\x3E\x3Cth\x3Eop type\x3C/th\x3E\x3Cth title=\"address within the graph\x26#39;s memory\"\x3Eoffset\x3C/th\x3E\x3Cth title=\"bytes GE reserved for the block\"\x3Esize\x3C/th\x3E\x3Cth\x3Elifetime\x3C/th\x3E\x3Cth title=\"isref: this tensor uses the memory of another\"\x3Ealias of\x3C/th\x3E"))
-								for vgiterkeyt, t := range c.peak().Tensors {
+								{
+									vgparent := vgn
+									_ = vgparent
+									for vgiterkeyt, h := range peakHeads {
+										var vgiterkey interface{} = vgiterkeyt
+										_ = vgiterkey
+										h := h
+										_ = h
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("aria-sort", c.PeakSort.aria(h.Sort))
+										vgn.AddAttrInterface("class", h.Class)
+										vgn.AddAttrInterface("title", h.Desc)
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("data-sort", h.Sort)
+											vgn.SetInnerHTML(h.Name)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType: "click",
+												Func:      func(event vugu.DOMEvent) { c.PeakSort.click(h) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
+										}
+									}
+								}
+								for vgiterkeyt, t := range c.peakRows() {
 									var vgiterkey interface{} = vgiterkeyt
 									_ = vgiterkey
 									t := t

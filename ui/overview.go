@@ -20,6 +20,8 @@ type Overview struct {
 	Open   bool   // diagnostics list shown
 	Reason string // diagnostics filter
 	Page   int
+
+	DevmmSort, DiagSort TableSort
 }
 
 const diagPage = 50
@@ -264,12 +266,63 @@ func (c *Overview) stacks() []stack {
 // MapColorsCSS is how many palette colours style.css defines (--c0…).
 const MapColorsCSS = 12
 
+var (
+	devmmHeads = []head{{"pid", "pid", "", ""}, {"memtype", "memtype", "", ""}, {"module", "module", "", ""},
+		{"peak", "peak", "", "num"}, {"current", "current", "", "num"}, {"allocs", "allocs", "", "num"}, {"frees", "frees", "", "num"}}
+	diagHeads = []head{{"reason", "reason", "", ""}, {"file", "file", "", ""}, {"line", "line", "", "num"},
+		{"detail", "detail", "", ""}, {"text", "text", "", ""}}
+)
+
+// devmm is the driver statistics in the order the user chose.
+func (c *Overview) devmm() []model.Devmm {
+	rows := append([]model.Devmm(nil), c.rep().Devmm...)
+	c.DevmmSort.sort(rows, func(i int, col string) cell {
+		d := &rows[i]
+		switch col {
+		case "memtype":
+			return cell{T: d.MemType}
+		case "module":
+			return cell{T: d.Module}
+		case "peak":
+			return cell{N: d.Peak}
+		case "current":
+			return cell{N: d.Current}
+		case "allocs":
+			return cell{N: d.AllocCnt}
+		case "frees":
+			return cell{N: d.FreeCnt}
+		}
+		return cell{T: d.PID}
+	})
+	return rows
+}
+
+// filtered is the listed diagnostics of the chosen reason, sorted; a file's
+// lines sort by file, then line.
 func (c *Overview) filtered() []model.Diagnostic {
 	ds := c.rep().Diagnostics
-	if c.Reason == "" {
+	if c.Reason == "" && c.DiagSort.Col == "" {
 		return ds
 	}
-	return slices.DeleteFunc(slices.Clone(ds), func(d model.Diagnostic) bool { return d.Reason != c.Reason })
+	ds = slices.Clone(ds)
+	if c.Reason != "" {
+		ds = slices.DeleteFunc(ds, func(d model.Diagnostic) bool { return d.Reason != c.Reason })
+	}
+	c.DiagSort.sort(ds, func(i int, col string) cell {
+		d := &ds[i]
+		switch col {
+		case "file":
+			return cell{T: d.Path}
+		case "line":
+			return cell{N: d.Line, T: d.Path}
+		case "detail":
+			return cell{T: d.Detail}
+		case "text":
+			return cell{T: d.Text}
+		}
+		return cell{T: d.Reason}
+	})
+	return ds
 }
 
 func (c *Overview) pages() int { return max(1, (len(c.filtered())+diagPage-1)/diagPage) }

@@ -330,8 +330,35 @@ func (c *Overview) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Epid\x3C/th\x3E\x3Cth\x3Ememtype\x3C/th\x3E\x3Cth\x3Emodule\x3C/th\x3E\x3Cth\x3Epeak\x3C/th\x3E\x3Cth\x3Ecurrent\x3C/th\x3E\x3Cth\x3Eallocs\x3C/th\x3E\x3Cth\x3Efrees\x3C/th\x3E"))
-							for vgiterkeyt, d := range c.rep().Devmm {
+							{
+								vgparent := vgn
+								_ = vgparent
+								for vgiterkeyt, h := range devmmHeads {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									h := h
+									_ = h
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-sort", c.DevmmSort.aria(h.Sort))
+									vgn.AddAttrInterface("class", h.Class)
+									vgn.AddAttrInterface("title", h.Desc)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("data-sort", h.Sort)
+										vgn.SetInnerHTML(h.Name)
+										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+											EventType: "click",
+											Func:      func(event vugu.DOMEvent) { c.DevmmSort.click(h) },
+											// TODO: implement capture, etc. mostly need to decide syntax
+										})
+									}
+								}
+							}
+							for vgiterkeyt, d := range c.devmm() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								d := d
@@ -533,7 +560,34 @@ func (c *Overview) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Ereason\x3C/th\x3E\x3Cth\x3Efile\x3C/th\x3E\x3Cth\x3Eline\x3C/th\x3E\x3Cth\x3Edetail\x3C/th\x3E\x3Cth\x3Etext\x3C/th\x3E"))
+								{
+									vgparent := vgn
+									_ = vgparent
+									for vgiterkeyt, h := range diagHeads {
+										var vgiterkey interface{} = vgiterkeyt
+										_ = vgiterkey
+										h := h
+										_ = h
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("aria-sort", c.DiagSort.aria(h.Sort))
+										vgn.AddAttrInterface("class", h.Class)
+										vgn.AddAttrInterface("title", h.Desc)
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("data-sort", h.Sort)
+											vgn.SetInnerHTML(h.Name)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType: "click",
+												Func:      func(event vugu.DOMEvent) { c.DiagSort.click(h); c.Page = 0 },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
+										}
+									}
+								}
 								for vgiterkeyt, d := range c.diags() {
 									var vgiterkey interface{} = vgiterkeyt
 									_ = vgiterkey

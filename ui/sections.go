@@ -10,6 +10,38 @@ import (
 // the comparison with a baseline.
 type Sections struct {
 	S *State
+
+	PoolSort TableSort
+}
+
+var poolHeads = []head{{"pid", "pid", "", ""}, {"allocator", "allocator", "", ""},
+	{"allocs", "allocs", "allocations logged", "num"}, {"frees", "frees", "allocations freed", "num"},
+	{"peak live", "peak_live", "the most block bytes live at once (peak_live)", "num"},
+	{"leaked", "leaked", "blocks never freed by the end of the logs", "num"},
+	{"from device", "physical", "device memory the pool took from the driver", "num"}}
+
+// pools is the pools tab's list in the order the user chose.
+func (c *Sections) pools() []PoolInfo {
+	rows := append([]PoolInfo(nil), c.S.Run.Pools()...)
+	c.PoolSort.sort(rows, func(i int, col string) cell {
+		p := &rows[i]
+		switch col {
+		case "allocator":
+			return cell{T: p.Allocator}
+		case "allocs":
+			return cell{N: p.Allocs}
+		case "frees":
+			return cell{N: p.Frees}
+		case "peak_live":
+			return cell{N: p.PeakLive}
+		case "leaked":
+			return cell{N: p.Leaked}
+		case "physical":
+			return cell{N: p.Physical}
+		}
+		return cell{T: p.PID}
+	})
+	return rows
 }
 
 type section struct{ Key, Raw string }

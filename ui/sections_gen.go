@@ -127,8 +127,38 @@ func (c *Sections) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Epid\x3C/th\x3E\x3Cth\x3Eallocator\x3C/th\x3E\x3Cth title=\"allocations logged\"\x3Eallocs\x3C/th\x3E\x3Cth title=\"allocations freed\"\x3Efrees\x3C/th\x3E\x3Cth title=\"the most block bytes live at once (peak_live)\"\x3Epeak live\x3C/th\x3E\x3Cth title=\"blocks never freed by the end of the logs\"\x3Eleaked\x3C/th\x3E\x3Cth title=\"device memory the pool took from the driver\"\x3Efrom device\x3C/th\x3E\x3Cth\x3E\x3C/th\x3E"))
-							for vgiterkeyt, p := range c.S.Run.Pools() {
+							{
+								vgparent := vgn
+								_ = vgparent
+								for vgiterkeyt, h := range poolHeads {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									h := h
+									_ = h
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-sort", c.PoolSort.aria(h.Sort))
+									vgn.AddAttrInterface("class", h.Class)
+									vgn.AddAttrInterface("title", h.Desc)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("data-sort", h.Sort)
+										vgn.SetInnerHTML(h.Name)
+										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+											EventType: "click",
+											Func:      func(event vugu.DOMEvent) { c.PoolSort.click(h) },
+											// TODO: implement capture, etc. mostly need to decide syntax
+										})
+									}
+								}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(vugu.HTML(""))
+							}
+							for vgiterkeyt, p := range c.pools() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								p := p
