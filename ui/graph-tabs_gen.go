@@ -168,10 +168,12 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("data-value", x.Offset)
 									vgn.AddAttrInterface("title", Exact(x.Offset))
 									vgn.SetInnerHTML(Size(x.Offset))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("data-value", x.Size)
 									vgn.AddAttrInterface("title", Exact(x.Size))
 									vgn.SetInnerHTML(Size(x.Size))
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
@@ -523,6 +525,7 @@ func (c *GraphTabs) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn.SetInnerHTML(t.OpType)
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
 										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("data-value", t.Offset)
 										vgn.AddAttrInterface("title", Exact(t.Offset))
 										vgn.SetInnerHTML(Size(t.Offset))
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}

@@ -28,7 +28,7 @@ func TestTableSorts(t *testing.T) {
 	tabs := &GraphTabs{S: &State{Info: g, At: at}}
 	run := &Loaded{pools: []PoolInfo{{PID: "2", Allocator: "b", PeakLive: 5}, {PID: "1", Allocator: "a", PeakLive: 50}, {PID: "3", Allocator: "c", PeakLive: 5}}}
 	run.Report = &model.Report{
-		Devmm: []model.Devmm{{PID: "1", Module: "b", Peak: 10}, {PID: "2", Module: "a", Peak: 3000}, {PID: "3", Module: "c", Peak: 200}},
+		Devmm:       []model.Devmm{{PID: "1", Module: "b", Peak: 10}, {PID: "2", Module: "a", Peak: 3000}, {PID: "3", Module: "c", Peak: 200}},
 		Diagnostics: []model.Diagnostic{{Path: "b", Line: 9, Reason: "x"}, {Path: "a", Line: 10, Reason: "y"}, {Path: "c", Line: 100, Reason: "x"}}}
 	over := &Overview{S: &State{Run: run}}
 	secs := &Sections{S: &State{Run: run}}
