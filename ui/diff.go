@@ -12,7 +12,9 @@ type Diff struct {
 	S    *State
 	Page int
 
-	MoverSort TableSort // of every graph's movers
+	// TotalSort sorts the summed figures; FigureSort and MoverSort every
+	// graph's changed figures and movers.
+	TotalSort, FigureSort, MoverSort TableSort
 }
 
 const diffPage = 20
@@ -140,6 +142,36 @@ func (c *Diff) movers(g *analyze.GraphDiff) []analyze.TensorChange {
 			return cell{N: m.Delta}
 		}
 		return cell{T: m.Key}
+	})
+	return rows
+}
+
+var figureHeads = []head{{"figure", "figure", "", ""}, {"baseline", "old", "", "num"}, {"run", "new", "", "num"}, {"change", "delta", "", "num"}}
+
+// totals is the summed figures in the order the user chose.
+func (c *Diff) totals() []analyze.Delta {
+	return sortDeltas(&c.TotalSort, append([]analyze.Delta(nil), c.S.DiffRes.Totals...))
+}
+
+// figures is g's changed figures (a new list) in the order the user chose.
+func (c *Diff) figures(g *analyze.GraphDiff) []analyze.Delta {
+	return sortDeltas(&c.FigureSort, c.changed(g))
+}
+
+// sortDeltas sorts rows, figures of both runs (a mix of bytes, counts and
+// rates, compared as numbers).
+func sortDeltas(s *TableSort, rows []analyze.Delta) []analyze.Delta {
+	s.sort(rows, func(i int, col string) cell {
+		d := &rows[i]
+		switch col {
+		case "old":
+			return cell{F: d.Old}
+		case "new":
+			return cell{F: d.New}
+		case "delta":
+			return cell{F: d.Delta}
+		}
+		return cell{T: d.Name}
 	})
 	return rows
 }

@@ -66,8 +66,35 @@ func (c *Diff) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Efigure\x3C/th\x3E\x3Cth\x3Ebaseline\x3C/th\x3E\x3Cth\x3Erun\x3C/th\x3E\x3Cth\x3Echange\x3C/th\x3E"))
-				for vgiterkeyt, d := range c.S.DiffRes.Totals {
+				{
+					vgparent := vgn
+					_ = vgparent
+					for vgiterkeyt, h := range figureHeads {
+						var vgiterkey interface{} = vgiterkeyt
+						_ = vgiterkey
+						h := h
+						_ = h
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("aria-sort", c.TotalSort.aria(h.Sort))
+						vgn.AddAttrInterface("class", h.Class)
+						vgn.AddAttrInterface("title", h.Desc)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("data-sort", h.Sort)
+							vgn.SetInnerHTML(h.Name)
+							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+								EventType: "click",
+								Func:      func(event vugu.DOMEvent) { c.TotalSort.click(h) },
+								// TODO: implement capture, etc. mostly need to decide syntax
+							})
+						}
+					}
+				}
+				for vgiterkeyt, d := range c.totals() {
 					var vgiterkey interface{} = vgiterkeyt
 					_ = vgiterkey
 					d := d
@@ -151,8 +178,35 @@ func (c *Diff) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("\x3Cth\x3Efigure\x3C/th\x3E\x3Cth\x3Ebaseline\x3C/th\x3E\x3Cth\x3Erun\x3C/th\x3E\x3Cth\x3Echange\x3C/th\x3E"))
-							for vgiterkeyt, d := range c.changed(g) {
+							{
+								vgparent := vgn
+								_ = vgparent
+								for vgiterkeyt, h := range figureHeads {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									h := h
+									_ = h
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-sort", c.FigureSort.aria(h.Sort))
+									vgn.AddAttrInterface("class", h.Class)
+									vgn.AddAttrInterface("title", h.Desc)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("data-sort", h.Sort)
+										vgn.SetInnerHTML(h.Name)
+										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+											EventType: "click",
+											Func:      func(event vugu.DOMEvent) { c.FigureSort.click(h) },
+											// TODO: implement capture, etc. mostly need to decide syntax
+										})
+									}
+								}
+							}
+							for vgiterkeyt, d := range c.figures(g) {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								d := d

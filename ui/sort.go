@@ -13,10 +13,12 @@ type TableSort struct {
 	Asc bool
 }
 
-// cell is a row's value in one column: N orders numbers as numbers (exact
-// bytes, not the shown 8.13M), T orders text and breaks ties of N.
+// cell is a row's value in one column: N orders integers as integers
+// (exact bytes, not the shown 8.13M), F fractional figures (rates), T text;
+// each breaks the ties of the one before.
 type cell struct {
 	N int64
+	F float64
 	T string
 }
 
@@ -50,7 +52,7 @@ func (s *TableSort) sort(rows any, val func(i int, col string) cell) {
 	// instantiation is kilobytes of wasm, and the page's size is bounded.
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := val(i, s.Col), val(j, s.Col)
-		d := cmp.Or(cmp.Compare(a.N, b.N), cmp.Compare(a.T, b.T))
+		d := cmp.Or(cmp.Compare(a.N, b.N), cmp.Compare(a.F, b.F), cmp.Compare(a.T, b.T))
 		if s.Asc {
 			return d < 0
 		}

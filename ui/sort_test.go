@@ -32,8 +32,9 @@ func TestTableSorts(t *testing.T) {
 		Diagnostics: []model.Diagnostic{{Path: "b", Line: 9, Reason: "x"}, {Path: "a", Line: 10, Reason: "y"}, {Path: "c", Line: 100, Reason: "x"}}}
 	over := &Overview{S: &State{Run: run}}
 	secs := &Sections{S: &State{Run: run}}
-	diff := &Diff{}
-	gd := &analyze.GraphDiff{Movers: []analyze.TensorChange{{Key: "b", Delta: -500, NewReal: 1}, {Key: "a", Delta: 40, NewReal: 9}, {Key: "c", Delta: 30, NewReal: 1}}}
+	gd := &analyze.GraphDiff{Movers: []analyze.TensorChange{{Key: "b", Delta: -500, NewReal: 1}, {Key: "a", Delta: 40, NewReal: 9}, {Key: "c", Delta: 30, NewReal: 1}},
+		Figures: []analyze.Delta{{Name: "b", New: 0.5, Delta: 0.25}, {Name: "x"}, {Name: "a", New: 2, Delta: -1}, {Name: "c", New: 0.75, Delta: 0.5}}}
+	diff := &Diff{S: &State{DiffRes: &analyze.DiffResult{Totals: gd.Figures}}}
 
 	keys := func(n int, key func(i int) string) string {
 		var b strings.Builder
@@ -64,6 +65,8 @@ func TestTableSorts(t *testing.T) {
 		{"diagnostics reason", &over.DiagSort, diagHeads, func() string { r := over.filtered(); return keys(len(r), func(i int) string { return r[i].Path }) }, "reason", [2]string{"bca", "abc"}, [2]string{"ascending", "descending"}},
 		{"pools peak live", &secs.PoolSort, poolHeads, func() string { r := secs.pools(); return keys(len(r), func(i int) string { return r[i].Allocator }) }, "peak_live", [2]string{"abc", "bca"}, [2]string{"descending", "ascending"}},
 		{"movers delta", &diff.MoverSort, moverHeads, func() string { r := diff.movers(gd); return keys(len(r), func(i int) string { return r[i].Key }) }, "delta", [2]string{"acb", "bca"}, [2]string{"descending", "ascending"}},
+		{"totals run", &diff.TotalSort, figureHeads, func() string { r := diff.totals(); return keys(len(r), func(i int) string { return r[i].Name }) }, "new", [2]string{"acbx", "xbca"}, [2]string{"descending", "ascending"}},
+		{"changed figures delta", &diff.FigureSort, figureHeads, func() string { r := diff.figures(gd); return keys(len(r), func(i int) string { return r[i].Name }) }, "delta", [2]string{"cba", "abc"}, [2]string{"descending", "ascending"}},
 		{"movers key", &diff.MoverSort, moverHeads, func() string { r := diff.movers(gd); return keys(len(r), func(i int) string { return r[i].Key }) }, "key", [2]string{"abc", "cba"}, [2]string{"ascending", "descending"}},
 	} {
 		var h head
@@ -88,7 +91,7 @@ func TestTableSorts(t *testing.T) {
 		}
 	}
 	// Sorting leaves the report's lists in their order.
-	if g.Conflicts[0].A != "b" || at.Tensors[0].Key != "b" || run.Report.Devmm[0].Module != "b" || run.pools[0].Allocator != "b" || gd.Movers[0].Key != "b" {
+	if g.Conflicts[0].A != "b" || at.Tensors[0].Key != "b" || run.Report.Devmm[0].Module != "b" || run.pools[0].Allocator != "b" || gd.Movers[0].Key != "b" || gd.Figures[0].Name != "b" {
 		t.Error("a sort reordered the report's own list")
 	}
 }
