@@ -82,7 +82,23 @@ func mergeKeepsAChunkPerProcess(t *testing.T) {
 	if held > 2*procs || all < 2*held {
 		t.Errorf("%d files of %d processes: %d parsed chunks held at once, %d by the merge after the last file", len(srcs), procs, held, all)
 	}
-	t.Logf("%d files of %d processes: %d parsed chunks held at once, %d by the merge after the last file", len(srcs), procs, held, all)
+	// A copy of a file is read whole before its hash tells it is one:
+	// the full report still is the merge's.
+	first, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	b, err := os.ReadFile(first[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "copy.log"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ = input.FromPaths([]string{dir})
+	got, _ = analyzeHeld(t, srcs, Options{})
+	want, _ = analyzeHeld(t, srcs, Options{alwaysMerge: true})
+	sameReport(t, got, want)
+	if len(got.Inputs.Duplicates) != 1 {
+		t.Errorf("duplicates %v, want the copy", got.Inputs.Duplicates)
+	}
 }
 
 // analyzeHeld is analyzePlanned that also returns the most parsed chunks
