@@ -27,8 +27,8 @@ import (
 // order only decides how much waits.
 //
 // A leaf that may be the duplicate of another (it is not input.Leaf.Unique)
-// is kept whole until its end, when its hash tells; so is a file's chunk
-// while a worker parses it, and a file read stays open until its end.
+// is kept whole until its end, when its hash tells. An open file costs its
+// descriptor and the partial line at the end of its last chunk.
 
 // maxSideBySide is the most files open at once; beyond it the files open
 // are read on before another is opened (what waits grows, the report does
