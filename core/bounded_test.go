@@ -20,7 +20,8 @@ import (
 // are read, and the parsed chunks waiting to be built stay about one per
 // process, while a merge after the
 // last file (the path of sources whose heads are unknown) holds them all.
-// Both give the same report, in summary and in full.
+// Both give the same report, in summary and in full. Files of several
+// chunks are read side by side, a chunk per process waiting.
 func TestMergeKeepsLittle(t *testing.T) {
 	for _, prof := range []string{"large", "poolheavy", "ranks", "smallgraphs"} {
 		t.Run(prof, func(t *testing.T) {
@@ -52,17 +53,60 @@ func TestMergeKeepsLittle(t *testing.T) {
 			}
 		})
 	}
+	t.Run("ranks, files of several chunks", mergeKeepsAChunkPerProcess)
+}
+
+// mergeKeepsAChunkPerProcess: files of several chunks, of processes that
+// log at the same time, are read side by side, so that what waits in the
+// merge is about a chunk per process, not a file per process, and the
+// report is the merge's after the last file.
+func mergeKeepsAChunkPerProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MiB of logs")
+	}
+	const procs, chunksPerFile = 4, 4
+	p, err := gen.ProfileByName("ranks", 0, procs*chunksPerFile*input.ChunkSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Processes = p.Processes[:procs]
+	p.RotateBytes = chunksPerFile * input.ChunkSize
+	dir := t.TempDir()
+	if _, err := gen.Generate(p, dir); err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ := input.FromPaths([]string{dir})
+	got, held := analyzeHeld(t, srcs, Options{Summary: true})
+	want, all := analyzeHeld(t, srcs, Options{Summary: true, alwaysMerge: true})
+	sameReport(t, got, want)
+	if held > 2*procs || all < 2*held {
+		t.Errorf("%d files of %d processes: %d parsed chunks held at once, %d by the merge after the last file", len(srcs), procs, held, all)
+	}
+	// A copy of a file is read whole before its hash tells it is one:
+	// the full report still is the merge's.
+	first, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	b, err := os.ReadFile(first[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "copy.log"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ = input.FromPaths([]string{dir})
+	got, _ = analyzeHeld(t, srcs, Options{})
+	want, _ = analyzeHeld(t, srcs, Options{alwaysMerge: true})
+	sameReport(t, got, want)
+	if len(got.Inputs.Duplicates) != 1 {
+		t.Errorf("duplicates %v, want the copy", got.Inputs.Duplicates)
+	}
 }
 
 // analyzeHeld is analyzePlanned that also returns the most parsed chunks
 // held at once.
 func analyzeHeld(t *testing.T, srcs []input.Source, opt Options) (*model.Report, int) {
 	t.Helper()
-	p := newPipeline(t.Context(), opt.withDefaults())
-	p.plan(newHeads(srcs, opt.withDefaults().MaxLine))
-	for k := range srcs {
-		p.source(srcs[p.sourceAt(k)])
-	}
+	p, srcs := planned(t.Context(), srcs, opt)
+	p.readAll(srcs)
 	rep, err := p.finish()
 	if err != nil {
 		t.Fatal(err)
@@ -110,11 +154,8 @@ func TestFiguresOnlyEqualsSummary(t *testing.T) {
 			srcs, _ := input.FromPaths(r.paths)
 			for _, merge := range []bool{false, true} {
 				want, _ := analyzeHeld(t, srcs, Options{Summary: true, alwaysMerge: merge})
-				p := newPipeline(t.Context(), Options{Summary: true, FiguresOnly: true, alwaysMerge: merge}.withDefaults())
-				p.plan(newHeads(srcs, 64<<10))
-				for k := range srcs {
-					p.source(srcs[p.sourceAt(k)])
-				}
+				p, srcs := planned(t.Context(), srcs, Options{Summary: true, FiguresOnly: true, alwaysMerge: merge})
+				p.readAll(srcs)
 				got, err := p.finish()
 				if err != nil {
 					t.Fatal(err)

@@ -64,6 +64,12 @@ type consumer struct {
 	// held at once, waiting to be built (tests check that it does not grow
 	// with the input).
 	kept, maxHeld int
+	// Files read side by side (sidebyside.go): those started and not
+	// ended, by file index; the latest place started; the chunks of files
+	// kept whole until their end.
+	reading   map[int32]*readingFile
+	lastPlace int
+	wholeHeld int
 }
 
 // fileOutcome is what finish reports for one input file.
@@ -75,7 +81,8 @@ type fileOutcome struct {
 }
 
 func newConsumer(p *pipeline) *consumer {
-	c := &consumer{p: p, hints: map[model.HintKey]model.Hint{}, inOrder: !p.opt.alwaysMerge}
+	c := &consumer{p: p, hints: map[model.HintKey]model.Hint{}, inOrder: !p.opt.alwaysMerge,
+		reading: map[int32]*readingFile{}, lastPlace: -1}
 	c.b = c.newBuilder()
 	return c
 }
@@ -116,23 +123,31 @@ func (c *consumer) startStepwise() {
 // which has every kept stream once it runs, else every kept stream's.
 func (c *consumer) held() int {
 	if c.merge != nil {
-		return c.merge.held
+		return c.merge.held + c.wholeHeld
 	}
 	return c.kept
 }
 
-// run consumes files until the channel closes.
-func (c *consumer) run(files <-chan *fileState) {
-	for f := range files {
-		if n := int(f.idx) + 1; n > len(c.paths) {
-			c.paths = append(c.paths, make([]string, n-len(c.paths))...)
-			c.files = append(c.files, make([]fileOutcome, n-len(c.files))...)
+// run consumes files, or the chunks of files read side by side, until the
+// channel closes.
+func (c *consumer) run(events <-chan event) {
+	for e := range events {
+		f := e.fs
+		switch e.kind {
+		case evStart:
+			c.see(f)
+			c.startFile(f)
+		case evChunk:
+			c.chunk(f, e.seq, e.ready)
+			<-c.p.ahead
+		case evEnd:
+			c.endFile(f)
 		}
-		c.paths[f.idx] = f.path
-		c.b.SetPaths(c.paths)
-		if c.mb != nil {
-			c.mb.SetPaths(c.paths)
+		if e.kind != evFile {
+			c.emitSideBySide()
+			continue
 		}
+		c.see(f)
 		if f.duplicateOf == "" {
 			f.pending.Wait()
 		}
@@ -142,6 +157,19 @@ func (c *consumer) run(files <-chan *fileState) {
 				c.merge.emitBefore(h)
 			}
 		}
+	}
+}
+
+// see names a file that arrived.
+func (c *consumer) see(f *fileState) {
+	if n := int(f.idx) + 1; n > len(c.paths) {
+		c.paths = append(c.paths, make([]string, n-len(c.paths))...)
+		c.files = append(c.files, make([]fileOutcome, n-len(c.files))...)
+	}
+	c.paths[f.idx] = f.path
+	c.b.SetPaths(c.paths)
+	if c.mb != nil {
+		c.mb.SetPaths(c.paths)
 	}
 }
 
@@ -173,26 +201,7 @@ func (c *consumer) add(f *fileState, idx int32) {
 		if r == nil {
 			continue
 		}
-		r.base = base
-		for k, h := range r.hints {
-			t := c.hints[k]
-			t.Rows += h.Rows
-			t.Summaries[0] += h.Summaries[0]
-			t.Summaries[1] += h.Summaries[1]
-			c.hints[k] = t
-		}
-		r.hints = nil
-		for _, rec := range r.records {
-			gelog.M(rec).Line += base
-		}
-		for _, o := range r.overlong {
-			out.diags = append(out.diags, model.Diagnostic{Path: f.path, Line: o.line + base, Reason: "line-too-long",
-				Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), c.p.opt.MaxLine), Text: o.text})
-		}
-		fi.Lines += r.lines
-		fi.Candidates += r.candidates
-		fi.Rejected += r.rejected
-		base += r.lines
+		c.account(f.path, fi, &out.diags, &base, r)
 		if len(r.items) > 0 {
 			chunks = append(chunks, r)
 		}
@@ -226,6 +235,31 @@ func (c *consumer) add(f *fileState, idx int32) {
 	}
 	c.maxT = max(c.maxT, last)
 	c.build(s)
+}
+
+// account adds a parsed chunk, which follows base lines of its file, to the
+// file's figures and diagnostics, and its size hints to the run's.
+func (c *consumer) account(path string, fi *model.FileInfo, diags *[]model.Diagnostic, base *int64, r *chunkResult) {
+	r.base = *base
+	for k, h := range r.hints {
+		t := c.hints[k]
+		t.Rows += h.Rows
+		t.Summaries[0] += h.Summaries[0]
+		t.Summaries[1] += h.Summaries[1]
+		c.hints[k] = t
+	}
+	r.hints = nil
+	for _, rec := range r.records {
+		gelog.M(rec).Line += *base
+	}
+	for _, o := range r.overlong {
+		*diags = append(*diags, model.Diagnostic{Path: path, Line: o.line + *base, Reason: "line-too-long",
+			Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), c.p.opt.MaxLine), Text: o.text})
+	}
+	fi.Lines += r.lines
+	fi.Candidates += r.candidates
+	fi.Rejected += r.rejected
+	*base += r.lines
 }
 
 // addStepwise builds s at once when the merge would feed it whole before

@@ -29,11 +29,8 @@ func analyzeFiles(t *testing.T, files []string, opt Options) (*model.Report, boo
 // steps while the files were parsed.
 func analyzePlanned(t *testing.T, srcs []input.Source, opt Options) (*model.Report, bool, bool) {
 	t.Helper()
-	p := newPipeline(context.Background(), opt.withDefaults())
-	p.plan(newHeads(srcs, opt.withDefaults().MaxLine))
-	for k := range srcs {
-		p.source(srcs[p.sourceAt(k)])
-	}
+	p, srcs := planned(context.Background(), srcs, opt)
+	p.readAll(srcs)
 	rep, err := p.finish()
 	if err != nil {
 		t.Fatal(err)

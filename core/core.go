@@ -66,37 +66,35 @@ func (o Options) withDefaults() Options {
 // Analyze reads every source and returns the full report. It fails only
 // when the context is cancelled; unreadable inputs become diagnostics.
 func Analyze(ctx context.Context, srcs []input.Source, opt Options) (*model.Report, error) {
+	p, srcs := planned(ctx, srcs, opt)
+	p.readAll(srcs)
+	return p.finish()
+}
+
+// planned returns Analyze's pipeline, planned, and the sources to read.
+func planned(ctx context.Context, srcs []input.Source, opt Options) (*pipeline, []input.Source) {
+	opt = opt.withDefaults()
 	// Each file's head is read once, for all that is decided before the
 	// reading starts.
-	hs := newHeads(srcs, opt.withDefaults().MaxLine)
+	hs := newHeads(srcs, opt.MaxLine)
 	srcs = input.MarkUnique(srcs, hs.plain)
 	hs.srcs = srcs
-	var p *pipeline
-	inOrder := func(yield func(input.Source) bool) { // the order plan chose
-		for k := range srcs {
-			if !yield(srcs[p.sourceAt(k)]) {
-				return
-			}
-		}
-	}
-	return analyzeWith(ctx, inOrder, opt, func(pp *pipeline) { p = pp; p.plan(hs) })
+	p := newPipeline(ctx, opt)
+	p.plan(hs)
+	return p, srcs
 }
 
 // AnalyzeSeq is Analyze over sources that come into being one at a time,
 // such as the parts of a streamed multipart upload: each is read to its end
 // before the next is asked for.
 func AnalyzeSeq(ctx context.Context, srcs iter.Seq[input.Source], opt Options) (*model.Report, error) {
-	return analyzeWith(ctx, srcs, opt, nil)
+	return analyzeWith(ctx, srcs, opt)
 }
 
-// analyzeWith runs the pipeline; plan, if set, sees it before the first
-// source (Analyze knows all its sources up front).
-func analyzeWith(ctx context.Context, srcs iter.Seq[input.Source], opt Options, plan func(*pipeline)) (*model.Report, error) {
+// analyzeWith runs the pipeline on sources read in the order given.
+func analyzeWith(ctx context.Context, srcs iter.Seq[input.Source], opt Options) (*model.Report, error) {
 	opt = opt.withDefaults()
 	p := newPipeline(ctx, opt)
-	if plan != nil {
-		plan(p)
-	}
 	for s := range srcs {
 		if err := ctx.Err(); err != nil {
 			break

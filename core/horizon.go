@@ -59,6 +59,7 @@ func (p *pipeline) plan(hs *heads) {
 	}
 	if p.firstFrom != nil {
 		c.startStepwise()
+		p.sideBySide = len(hs.srcs) > 1
 	}
 }
 

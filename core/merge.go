@@ -29,12 +29,21 @@ func mergeByTime(streams []fileStream, add func(gelog.Record)) {
 // parsed: streams are pushed in file order, and emitUpTo feeds the records
 // due before any stream still to come can have one (see horizon.go).
 // A pushed stream's chunks are let go as soon as their records are fed.
+//
+// The stream of a file still being read grows chunk by chunk (extend). Once
+// its records pushed so far are all fed, its next record is not known, and
+// may come before any record waiting: nothing is fed until it comes or the
+// file ends (starved).
 type merger struct {
 	h    recHeap
 	held int // chunks pushed and not yet passed
-	rd   *store.TapeReader
-	row  gelog.SetRow
-	add  func(gelog.Record)
+	// open are the cursors of files still being read, by file index;
+	// starved counts those of them out of the heap, all their records fed.
+	open    map[int32]*cursor
+	starved int
+	rd      *store.TapeReader
+	row     gelog.SetRow
+	add     func(gelog.Record)
 }
 
 func newMerger(add func(gelog.Record)) *merger {
@@ -46,11 +55,95 @@ func (m *merger) push(s fileStream) {
 	m.held += len(s.chunks)
 }
 
+// extend appends a chunk, with records, of a file still being read to the
+// file's stream.
+func (m *merger) extend(file int32, ch *chunkResult) {
+	m.held++
+	c := m.open[file]
+	if c == nil {
+		c = &cursor{fileStream: fileStream{file: file}, t: ch.items[0].time, open: true}
+		if m.open == nil {
+			m.open = map[int32]*cursor{}
+		}
+		m.open[file] = c
+		c.chunks = append(c.chunks, ch)
+		heap.Push(&m.h, c)
+		return
+	}
+	c.chunks = append(c.chunks, ch)
+	if c.starved {
+		// Where advance would have gone on, had the chunk been there.
+		c.starved = false
+		m.starved--
+		if t := ch.items[0].time; t != 0 {
+			c.t = t
+		}
+		heap.Push(&m.h, c)
+	}
+}
+
+// feedWhole feeds a chunk of a file still being read at once, without the
+// heap, when the merge would feed it whole before anything else: nothing
+// else waits in the merge and every record of it is due before limit. It
+// reports whether it did.
+func (m *merger) feedWhole(file int32, ch *chunkResult, limit mergeKey) bool {
+	c := m.open[file]
+	var t int64 // the key mergeByTime gives the records, as advance does
+	starved := m.starved
+	if c != nil {
+		if !c.starved {
+			return false
+		}
+		t = c.t
+		starved--
+	}
+	if m.h.Len() > 0 || starved > 0 {
+		return false
+	}
+	latest := t
+	for i := range ch.items {
+		if it := ch.items[i].time; it != 0 || i == 0 && c == nil {
+			t = it
+		}
+		latest = max(latest, t)
+	}
+	if !(mergeKey{latest, file}).less(limit) {
+		return false
+	}
+	for _, it := range ch.items {
+		feed(m.rd, &m.row, file, ch, it, m.add)
+	}
+	if c == nil {
+		c = &cursor{fileStream: fileStream{file: file}, open: true, starved: true}
+		if m.open == nil {
+			m.open = map[int32]*cursor{}
+		}
+		m.open[file] = c
+		m.starved++
+	}
+	c.t = t
+	return true
+}
+
+// end says that the file's stream has no more chunks.
+func (m *merger) end(file int32) {
+	c := m.open[file]
+	if c == nil {
+		return
+	}
+	delete(m.open, file)
+	c.open = false
+	if c.starved {
+		c.starved = false
+		m.starved--
+	}
+}
+
 // emitBefore feeds records in merge order while the next one's key is
-// before limit.
+// before limit and no stream is starved.
 func (m *merger) emitBefore(limit mergeKey) {
 	h := &m.h
-	for h.Len() > 0 && (mergeKey{(*h)[0].t, (*h)[0].file}).less(limit) {
+	for m.starved == 0 && h.Len() > 0 && (mergeKey{(*h)[0].t, (*h)[0].file}).less(limit) {
 		c := (*h)[0]
 		ch := c.chunks[c.ci]
 		it := ch.items[c.ii]
@@ -61,7 +154,10 @@ func (m *merger) emitBefore(limit mergeKey) {
 		if c.ii == len(ch.items)-1 {
 			m.held--
 		}
-		h.advance()
+		if h.advance() && c.open {
+			c.starved = true
+			m.starved++
+		}
 	}
 }
 
@@ -69,6 +165,8 @@ type cursor struct {
 	fileStream
 	ci, ii int // chunk, item
 	t      int64
+	// open: more chunks may come (extend); starved: all pushed are fed.
+	open, starved bool
 }
 
 type recHeap []*cursor
@@ -81,21 +179,23 @@ func (h *recHeap) push(s fileStream) {
 }
 
 // advance moves the head cursor past its record (the record's chunk is let
-// go once passed) and restores the heap.
-func (h *recHeap) advance() {
+// go once passed) and restores the heap. It reports whether the cursor
+// left the heap, past its last chunk.
+func (h *recHeap) advance() bool {
 	c := (*h)[0]
 	if c.ii++; c.ii == len(c.chunks[c.ci].items) {
 		c.chunks[c.ci] = nil
 		c.ci, c.ii = c.ci+1, 0
 		if c.ci == len(c.chunks) {
 			heap.Pop(h)
-			return
+			return true
 		}
 	}
 	if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
 		c.t = t
 	}
 	heap.Fix(h, 0)
+	return false
 }
 
 func (h recHeap) Len() int { return len(h) }

@@ -23,10 +23,14 @@ type fileState struct {
 	place       int   // the source it came from was read place-th (sourceAt)
 	idx         int32 // file index: records, paths and ties name it
 	duplicateOf string
-	results     []*chunkResult
-	stats       input.ReadStats
-	readErr     error
-	pending     sync.WaitGroup
+	// Read side by side: the leaf cannot be a duplicate (input.Leaf.Unique),
+	// and first is the earliest key its records can have.
+	unique  bool
+	first   mergeKey
+	results []*chunkResult
+	stats   input.ReadStats
+	readErr error
+	pending sync.WaitGroup
 }
 
 type job struct {
@@ -34,7 +38,26 @@ type job struct {
 	seq   int
 	chunk *input.Chunk
 	fs    *fileState
+	ready chan struct{} // closed once parsed, if set
 }
+
+// An event is what the consumer is told: a whole file (evFile), or for a
+// file read side by side (sidebyside.go) its start, each chunk, its end.
+type event struct {
+	kind  eventKind
+	fs    *fileState
+	seq   int           // evChunk: the chunk's place in the file
+	ready chan struct{} // evChunk: closed once the chunk is parsed
+}
+
+type eventKind uint8
+
+const (
+	evFile eventKind = iota
+	evStart
+	evChunk
+	evEnd
+)
 
 type pipeline struct {
 	ctx   context.Context
@@ -48,8 +71,11 @@ type pipeline struct {
 	lines, cands, recs atomic.Int64
 	diags              []sourceDiag
 	prog               Progress
-	// finished files go to the consumer, which builds the model meanwhile
-	consume  chan *fileState
+	// finished files go to the consumer, which builds the model meanwhile;
+	// read side by side, chunks do, at most cap(ahead) of them not yet
+	// consumed.
+	consume  chan event
+	ahead    chan struct{}
 	consumer *consumer
 	consumed chan struct{}
 	sources  int // sources walked so far
@@ -62,6 +88,9 @@ type pipeline struct {
 	heads     *heads
 	order     []int
 	firstFrom []mergeKey
+	// sideBySide: the sources are read a chunk at a time in merge order
+	// (sidebyside.go).
+	sideBySide bool
 }
 
 // sourceDiag is an input-level diagnostic of the source at index src.
@@ -76,7 +105,8 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 	// 17 MiB less RSS and about 5% less wall time than a buffer of
 	// 2×Workers. The reader still runs ahead by one chunk per worker.
 	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job),
-		consume: make(chan *fileState, 64), consumed: make(chan struct{})}
+		consume: make(chan event, 64), consumed: make(chan struct{}),
+		ahead: make(chan struct{}, 2*opt.Workers+2)}
 	p.consumer = newConsumer(p)
 	go func() {
 		defer close(p.consumed)
@@ -96,6 +126,9 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 				p.mu.Lock()
 				j.fs.results[j.seq] = r
 				p.mu.Unlock()
+				if j.ready != nil {
+					close(j.ready)
+				}
 				j.fs.pending.Done()
 			}
 		}()
@@ -153,7 +186,7 @@ func (p *pipeline) source(s input.Source) {
 			fs.readErr = err
 		}
 		p.dropIfDuplicate(fs)
-		p.consume <- fs
+		p.consume <- event{kind: evFile, fs: fs}
 		return p.ctx.Err()
 	}, func(d input.Diag) {
 		p.diags = append(p.diags, sourceDiag{src, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail}})
@@ -163,8 +196,22 @@ func (p *pipeline) source(s input.Source) {
 // dropIfDuplicate frees the parsed records of a leaf whose content was
 // already read, as soon as the leaf ends, so duplicates cost no memory.
 func (p *pipeline) dropIfDuplicate(fs *fileState) {
+	if !p.markDuplicate(fs) {
+		return
+	}
+	go func() { // workers may still hold its chunks
+		fs.pending.Wait()
+		p.mu.Lock()
+		fs.results = nil
+		p.mu.Unlock()
+	}()
+}
+
+// markDuplicate sets fs.duplicateOf when a leaf of the same content was
+// read before, and reports whether it did.
+func (p *pipeline) markDuplicate(fs *fileState) bool {
 	if fs.readErr != nil || fs.stats.Bytes == 0 || !fs.stats.Hashed {
-		return // a Unique leaf (input.MarkUnique) has no duplicate
+		return false // a Unique leaf (input.MarkUnique) has no duplicate
 	}
 	c := content{fs.stats.Hash, fs.stats.Bytes}
 	if p.seen == nil {
@@ -172,15 +219,10 @@ func (p *pipeline) dropIfDuplicate(fs *fileState) {
 	}
 	if first, dup := p.seen[c]; dup {
 		fs.duplicateOf = first
-		go func() { // workers may still hold its chunks
-			fs.pending.Wait()
-			p.mu.Lock()
-			fs.results = nil
-			p.mu.Unlock()
-		}()
-		return
+		return true
 	}
 	p.seen[c] = fs.path
+	return false
 }
 
 type content struct {

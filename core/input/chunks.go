@@ -138,6 +138,7 @@ func Chunks(r io.Reader, maxLine int, hash bool, fn func(*Chunk) error) (ReadSta
 	buf := *bp
 	fill := 0
 	skipping := false
+	var carry []byte
 	var rerr error
 	for rerr == nil {
 		n, err := r.Read(buf[fill:min(len(buf), fill+readPiece)])
@@ -183,19 +184,20 @@ func Chunks(r io.Reader, maxLine int, hash bool, fn func(*Chunk) error) (ReadSta
 		if c == nil {
 			continue
 		}
-		nb := bufPool.Get()
-		next := *nb
-		carry := 0
-		if !skipping || last < fill-1 {
-			carry = copy(next, buf[last+1:fill])
-		}
-		if skipping && c.Cut != nil {
-			carry = 0
+		// The partial last line is set aside in a small buffer, not a
+		// whole next chunk buffer: fn may wait long (the pipeline reads
+		// many files side by side), and a buffer held meanwhile is
+		// ChunkSize of memory per file.
+		carry = carry[:0]
+		if (!skipping || last < fill-1) && !(skipping && c.Cut != nil) {
+			carry = append(carry, buf[last+1:fill]...)
 		}
 		if err := fn(c); err != nil {
 			return st, err
 		}
-		buf, fill = next, carry
+		nb := bufPool.Get()
+		buf = *nb
+		fill = copy(buf, carry)
 	}
 	if fill > 0 && !skipping {
 		if fill == len(buf) {
