@@ -515,14 +515,15 @@
   }
 
   // parserCount is how many parse workers the engine starts: ?parsers=N,
-  // else one per core the browser reports but the engine's own (it reads,
-  // merges and builds meanwhile), at least one and at most 6 (each holds
+  // else one per core the browser reports beyond the page's thread and the
+  // engine's (it reads, merges and builds meanwhile), at most 6 (each holds
   // two 4 MiB chunks and a wasm instance; beyond that the engine's thread
-  // is the limit). 0: the engine parses alone.
+  // is the limit). 0: the engine parses alone. With two cores a parse
+  // worker measured no faster than the engine alone (docs/page.md).
   function parserCount() {
     const q = new URLSearchParams(location.search).get('parsers');
     if (q !== null && /^[0-9]+$/.test(q)) return Math.min(+q, 16);
-    return Math.max(1, Math.min((navigator.hardwareConcurrency || 2) - 1, 6));
+    return Math.max(0, Math.min((navigator.hardwareConcurrency || 2) - 2, 6));
   }
 
   function startWorker(module, vector) {
