@@ -405,9 +405,11 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 	if len(g.Rows) == cap(g.Rows) {
 		// The hints grow as files come (the merge may run while they are
 		// read): a graph opened before its last file was counted is grown
-		// to what is known now, not doubled.
+		// to what is known now, not doubled. Hints may grow a chunk at a
+		// time (files read side by side), so it grows by a quarter at
+		// least: a copy per chunk of a graph of 10^6 rows is quadratic.
 		if n := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); n > len(g.Rows) {
-			rows := make([]Row, len(g.Rows), n)
+			rows := make([]Row, len(g.Rows), max(n, len(g.Rows)+len(g.Rows)/4))
 			prefault.Slice(rows)
 			copy(rows, g.Rows)
 			g.Rows = rows
