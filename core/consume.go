@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"imas/core/analyze"
+	"imas/core/diag"
 	"imas/core/gelog"
 	"imas/core/input"
 	"imas/core/model"
@@ -173,20 +174,28 @@ func (c *consumer) see(f *fileState) {
 	}
 }
 
-// add accounts for one file and, while the speculation holds, builds it.
-func (c *consumer) add(f *fileState, idx int32) {
-	out := fileOutcome{read: true, info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
+// noteEnd records how a file's reading ended: a read error (its lines
+// before the error are used) or a duplicate of a file read before.
+func (out *fileOutcome) noteEnd(f *fileState) {
 	if f.readErr != nil {
-		reason := "truncated-input"
+		reason := diag.TruncatedInput
 		if errors.Is(f.readErr, input.ErrBomb) {
-			reason = "bomb-limit"
+			reason = diag.BombLimit
 		}
 		out.info.Error = f.readErr.Error()
 		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: reason, Detail: f.readErr.Error() + "; lines read before the error are used"})
 	}
 	if f.duplicateOf != "" {
 		out.duplicate = true
-		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
+		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: diag.DuplicateInput, Detail: "same content as " + f.duplicateOf + "; read once"})
+	}
+}
+
+// add accounts for one file and, while the speculation holds, builds it.
+func (c *consumer) add(f *fileState, idx int32) {
+	out := fileOutcome{read: true, info: model.FileInfo{Path: f.path, Bytes: f.stats.Bytes}}
+	out.noteEnd(f)
+	if out.duplicate {
 		c.files[idx] = out
 		return
 	}

@@ -172,13 +172,7 @@ func (p *pipeline) source(s input.Source) {
 			n := int64(len(c.Data)) // c belongs to the worker once sent
 			p.jobs <- job{file: idx, seq: seq, chunk: c, fs: fs}
 			seq++
-			p.prog.Bytes += n
-			if p.opt.Progress != nil {
-				p.prog.Lines = p.lines.Load()
-				p.prog.Candidates = p.cands.Load()
-				p.prog.Records = p.recs.Load()
-				p.opt.Progress(p.prog)
-			}
+			p.progress(n)
 			return nil
 		})
 		fs.stats = st
@@ -191,6 +185,17 @@ func (p *pipeline) source(s input.Source) {
 	}, func(d input.Diag) {
 		p.diags = append(p.diags, sourceDiag{src, model.Diagnostic{Path: d.Path, Reason: d.Reason, Detail: d.Detail}})
 	})
+}
+
+// progress counts n more bytes read and reports the run's advance.
+func (p *pipeline) progress(n int64) {
+	p.prog.Bytes += n
+	if p.opt.Progress != nil {
+		p.prog.Lines = p.lines.Load()
+		p.prog.Candidates = p.cands.Load()
+		p.prog.Records = p.recs.Load()
+		p.opt.Progress(p.prog)
+	}
 }
 
 // dropIfDuplicate frees the parsed records of a leaf whose content was

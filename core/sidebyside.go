@@ -202,13 +202,7 @@ func (p *pipeline) step(f *sideFile) bool {
 		p.jobs <- job{file: fs.idx, seq: f.seq, chunk: c, fs: fs, ready: ready}
 		p.consume <- event{kind: evChunk, fs: fs, seq: f.seq, ready: ready}
 		f.seq++
-		p.prog.Bytes += n
-		if p.opt.Progress != nil {
-			p.prog.Lines = p.lines.Load()
-			p.prog.Candidates = p.cands.Load()
-			p.prog.Records = p.recs.Load()
-			p.opt.Progress(p.prog)
-		}
+		p.progress(n)
 	case sideLeafEnd:
 		fs := f.fs
 		fs.stats = m.stats
@@ -295,18 +289,9 @@ func (c *consumer) endFile(f *fileState) {
 	c.wholeHeld -= len(rf.held)
 	out := fileOutcome{read: true, info: rf.info}
 	out.info.Bytes = f.stats.Bytes
-	if f.readErr != nil {
-		reason := "truncated-input"
-		if errors.Is(f.readErr, input.ErrBomb) {
-			reason = "bomb-limit"
-		}
-		out.info.Error = f.readErr.Error()
-		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: reason, Detail: f.readErr.Error() + "; lines read before the error are used"})
-	}
-	if f.duplicateOf != "" {
+	out.noteEnd(f)
+	if out.duplicate {
 		out.info = model.FileInfo{Path: f.path, Bytes: f.stats.Bytes, Error: out.info.Error}
-		out.duplicate = true
-		out.diags = append(out.diags, model.Diagnostic{Path: f.path, Reason: "duplicate-input", Detail: "same content as " + f.duplicateOf + "; read once"})
 		c.files[f.idx] = out
 		return
 	}
