@@ -514,16 +514,14 @@
     };
   }
 
-  // parserCount is how many parse workers the engine starts: ?parsers=N,
-  // else one per core the browser reports beyond the page's thread and the
-  // engine's (it reads, merges and builds meanwhile), at most 6 (each holds
-  // two 4 MiB chunks and a wasm instance; beyond that the engine's thread
-  // is the limit). 0: the engine parses alone. With two cores a parse
-  // worker measured no faster than the engine alone (docs/page.md).
+  // parserCount is how many parse workers the engine starts: ?parsers=N
+  // (at most 16), else none. They are not the default: with two cores one
+  // measured no faster than the engine alone, and in Firefox an analysis
+  // through them sometimes never ends (docs/page.md).
   function parserCount() {
     const q = new URLSearchParams(location.search).get('parsers');
     if (q !== null && /^[0-9]+$/.test(q)) return Math.min(+q, 16);
-    return Math.max(0, Math.min((navigator.hardwareConcurrency || 2) - 2, 6));
+    return 0;
   }
 
   function startWorker(module, vector) {
