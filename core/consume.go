@@ -262,7 +262,7 @@ func (c *consumer) account(path string, fi *model.FileInfo, diags *[]model.Diagn
 		gelog.M(rec).Line += *base
 	}
 	for _, o := range r.overlong {
-		*diags = append(*diags, model.Diagnostic{Path: path, Line: o.line + *base, Reason: "line-too-long",
+		*diags = append(*diags, model.Diagnostic{Path: path, Line: o.line + *base, Reason: diag.LineTooLong,
 			Detail: fmt.Sprintf("line of %s; only its first %d bytes were read", sizeText(o.size), c.p.opt.MaxLine), Text: o.text})
 	}
 	fi.Lines += r.lines
@@ -328,7 +328,7 @@ func feed(rd *store.TapeReader, row *gelog.SetRow, file int32, ch *chunkResult, 
 	}
 	m := gelog.Meta{File: file, Line: it.line + ch.base, Time: it.time}
 	if err := rd.Read(ch.tape, int(it.ref), row, m); err != nil {
-		add(gelog.Rejectf(m, nil, "internal-error", err.Error()))
+		add(gelog.Rejectf(m, nil, diag.InternalError, err.Error()))
 		return
 	}
 	add(row)

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"imas/core/analyze"
+	"imas/core/diag"
 	"imas/core/input"
 	"imas/core/model"
 )
@@ -305,6 +306,6 @@ func capDiagnostics(rep *model.Report, max int) {
 		return
 	}
 	extra := len(rep.Diagnostics) - max
-	rep.Diagnostics = append(rep.Diagnostics[:max:max], model.Diagnostic{Reason: "diagnostics-truncated",
+	rep.Diagnostics = append(rep.Diagnostics[:max:max], model.Diagnostic{Reason: diag.DiagnosticsTruncated,
 		Detail: fmt.Sprintf("%d more diagnostics not listed; see diagnostic_counts", extra)})
 }

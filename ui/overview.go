@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"imas/core/diag"
 	"imas/core/model"
 )
 
@@ -82,7 +83,7 @@ func (c *Overview) families() []string {
 
 // listedReason tells the reasons of listed diagnostics from what the
 // report only counts: duplicate events and lines skipped by a named rule.
-func listedReason(k string) bool { return k != "duplicate-event" && !strings.HasPrefix(k, "ignored:") }
+func listedReason(k string) bool { return k != diag.DuplicateEvent && !diag.IsIgnoredCounter(k) }
 
 func (c *Overview) reasons() []string {
 	var out []string

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"imas/core/diag"
 	"imas/core/model"
 )
 
@@ -95,12 +96,12 @@ func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []mode
 		if v, ok := loggedInt(g.Logged, "streams"); ok {
 			f.Streams = v
 		}
-		diags = append(diags, model.Diagnostic{Path: g.SummaryPath, Line: g.SummaryLine, Reason: "summary-only",
+		diags = append(diags, model.Diagnostic{Path: g.SummaryPath, Line: g.SummaryLine, Reason: diag.SummaryOnly,
 			Detail: fmt.Sprintf("graph %s memtype %d: no [IMAS]Set rows; figures are GE's own AfterAssignMemory values", g.Graph, g.MemType)})
 	} else {
 		check := func(key string, computed int64) {
 			if v, ok := loggedInt(g.Logged, key); ok && v != computed {
-				diags = append(diags, model.Diagnostic{Path: g.SummaryPath, Line: g.SummaryLine, Reason: "logged-mismatch",
+				diags = append(diags, model.Diagnostic{Path: g.SummaryPath, Line: g.SummaryLine, Reason: diag.LoggedMismatch,
 					Detail: fmt.Sprintf("graph %s (pid %s) memtype %d: %s computed %d, GE logged %d", g.Graph, g.PID, g.MemType, key, computed, v)})
 			}
 		}

@@ -45,7 +45,7 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 				r.Status = "invalid"
 				ac.Invalid = append(ac.Invalid, model.BadAddress{GraphID: ac.GraphID, Name: r.Name, Kind: r.Kind,
 					Index: r.Index, MemAddr: r.MemAddr, Line: r.Line})
-				diags = append(diags, model.Diagnostic{Path: r.Path, Line: r.Line, Reason: "invalid-address",
+				diags = append(diags, model.Diagnostic{Path: r.Path, Line: r.Line, Reason: diag.InvalidAddress,
 					Detail: fmt.Sprintf("graph_%d %s: %s is outside the %s region [%s, +%d)",
 						ac.GraphID, model.TensorKey(r.Name, r.Kind, r.Index), r.MemAddr, reg.Type, reg.Base, reg.Size)})
 			}
@@ -69,7 +69,7 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 				Address: off, Compiled: want, From: from, MemAddr: r.MemAddr, Line: r.Line})
 			if r.Status == "ok" {
 				r.Status = "mismatch"
-				diags = append(diags, model.Diagnostic{Path: r.Path, Line: r.Line, Reason: "address-offset-mismatch",
+				diags = append(diags, model.Diagnostic{Path: r.Path, Line: r.Line, Reason: diag.AddressOffsetMismatch,
 					Detail: fmt.Sprintf("graph_%d %s: address − base = %d, compile-time offset (%s) = %d",
 						ac.GraphID, model.TensorKey(r.Name, r.Kind, r.Index), off, from, want)})
 			}

@@ -89,6 +89,10 @@ func IgnoredCounter(name string) string {
 	return "ignored:" + name
 }
 
+// IsIgnoredCounter reports whether a name of diagnostic_counts counts lines
+// ignored by a rule (IgnoredCounter) rather than diagnostics.
+func IsIgnoredCounter(name string) bool { return strings.HasPrefix(name, "ignored:") }
+
 func init() {
 	for i, r := range table {
 		if _, dup := byName[r.Name]; dup {

@@ -59,6 +59,9 @@ func TestIgnoredCounter(t *testing.T) {
 		if r, ok := Lookup(c); !ok || r.Name != name {
 			t.Errorf("Lookup(%q) = %v, %v", c, r.Name, ok)
 		}
+		if !IsIgnoredCounter(c) || IsIgnoredCounter(name) {
+			t.Errorf("IsIgnoredCounter tells %q and %q apart wrongly", c, name)
+		}
 	}
 	if c := IgnoredCounter("not-a-rule"); c != "ignored:not-a-rule" {
 		t.Errorf("IgnoredCounter of an unknown rule = %q", c)

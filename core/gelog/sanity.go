@@ -13,7 +13,7 @@ import (
 // kept as an Ignored record, counted under "ignored:envelope-marker".
 
 func init() {
-	Register(Family{Name: "envelope-marker", Match: envelopeOnly, Parse: func(_ *plog.Envelope, _ []byte, m Meta, _ []byte) Record {
+	Register(Family{Name: diag.IgnoreEnvelopeMarker, Match: envelopeOnly, Parse: func(_ *plog.Envelope, _ []byte, m Meta, _ []byte) Record {
 		return &Ignored{Meta: m, What: diag.IgnoreEnvelopeMarker}
 	}})
 }
@@ -27,7 +27,7 @@ func envelopeOnly(env *plog.Envelope, msg []byte) bool {
 	}
 	for i := range families {
 		f := &families[i]
-		if f.Name != "envelope-marker" && f.Match(env, msg) {
+		if f.Name != diag.IgnoreEnvelopeMarker && f.Match(env, msg) {
 			return false
 		}
 	}

@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"imas/core/diag"
 )
 
 // Source is one input the user named: a file, or an in-memory/streamed body.
@@ -105,7 +107,7 @@ func FromPaths(paths []string) ([]Source, []Diag) {
 					continue
 				}
 			}
-			diags = append(diags, Diag{Path: p, Reason: "not-found", Detail: err.Error()})
+			diags = append(diags, Diag{Path: p, Reason: diag.NotFound, Detail: err.Error()})
 			continue
 		}
 		if st.IsDir() {
@@ -118,7 +120,7 @@ func FromPaths(paths []string) ([]Source, []Diag) {
 			continue
 		}
 		if !st.Mode().IsRegular() {
-			diags = append(diags, Diag{Path: p, Reason: "unreadable", Detail: "not a regular file"})
+			diags = append(diags, Diag{Path: p, Reason: diag.Unreadable, Detail: "not a regular file"})
 			continue
 		}
 		out = append(out, FileSource(p))
@@ -165,26 +167,26 @@ type Leaf struct {
 }
 
 // Walk opens src and calls fn for every leaf, in archive order. Problems that
-// leave the rest readable are reported through diag; Walk returns an error
+// leave the rest readable are reported through report; Walk returns an error
 // for a source that could not be opened at all, and ErrBomb (wrapped) when
 // the expansion limits stopped it.
-func Walk(src Source, lim Limits, fn func(Leaf) error, diag func(Diag)) error {
+func Walk(src Source, lim Limits, fn func(Leaf) error, report func(Diag)) error {
 	lim = lim.withDefaults()
 	rc, err := src.Open()
 	if err != nil {
-		diag(Diag{Path: src.Name, Reason: "unreadable", Detail: err.Error()})
+		report(Diag{Path: src.Name, Reason: diag.Unreadable, Detail: err.Error()})
 		return err
 	}
 	defer rc.Close()
 	cr := &countReader{r: rc}
-	w := &walker{lim: lim, fn: fn, diag: diag, outer: cr, src: src}
+	w := &walker{lim: lim, fn: fn, diag: report, outer: cr, src: src}
 	var ra io.ReaderAt
 	if f, ok := rc.(*os.File); ok && src.Size >= 0 {
 		ra = countReaderAt{f, cr} // zip reads here: the ratio limit must see it
 	}
 	err = w.walk(src.Name, src.Name, cr, ra, src.Size, 0)
 	if w.bomb != nil {
-		diag(Diag{Path: src.Name, Reason: "bomb-limit", Detail: w.bomb.Error() + "; the rest of this input is not read"})
+		report(Diag{Path: src.Name, Reason: diag.BombLimit, Detail: w.bomb.Error() + "; the rest of this input is not read"})
 	}
 	return err
 }
@@ -208,13 +210,13 @@ func (w *walker) walk(name, as string, r io.Reader, ra io.ReaderAt, size int64, 
 	switch archiveKind(head) {
 	case "gzip":
 		if depth >= w.lim.MaxDepth {
-			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
+			w.diag(Diag{Path: name, Reason: diag.NestingLimit, Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		// newGzipReader: inflate.go says which inflater.
 		zr, err := newGzipReader(br)
 		if err != nil {
-			w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "gzip: " + err.Error()})
+			w.diag(Diag{Path: name, Reason: diag.CorruptArchive, Detail: "gzip: " + err.Error()})
 			return nil
 		}
 		zr.Multistream(true)
@@ -234,13 +236,13 @@ func (w *walker) walk(name, as string, r io.Reader, ra io.ReaderAt, size int64, 
 		return w.walk(inner, as, &errTag{r: zr, path: name}, nil, -1, depth+1)
 	case "zip":
 		if depth >= w.lim.MaxDepth {
-			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
+			w.diag(Diag{Path: name, Reason: diag.NestingLimit, Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		return w.zip(name, br, ra, size, depth)
 	case "tar":
 		if depth >= w.lim.MaxDepth {
-			w.diag(Diag{Path: name, Reason: "nesting-limit", Detail: "archive nested too deeply; read as text"})
+			w.diag(Diag{Path: name, Reason: diag.NestingLimit, Detail: "archive nested too deeply; read as text"})
 			break
 		}
 		return w.tar(name, br, depth)
@@ -280,12 +282,12 @@ func (w *walker) tar(name string, r io.Reader, depth int) error {
 			return nil
 		}
 		if err != nil {
-			w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "tar: " + err.Error()})
+			w.diag(Diag{Path: name, Reason: diag.CorruptArchive, Detail: "tar: " + err.Error()})
 			return nil
 		}
 		member := name + "!" + h.Name
 		if bad := unsafeName(h.Name); bad != "" {
-			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
+			w.diag(Diag{Path: member, Reason: diag.UnsafeMember, Detail: bad + "; member ignored"})
 			if err := w.skip(tr, member); err != nil {
 				return err
 			}
@@ -296,7 +298,7 @@ func (w *walker) tar(name string, r io.Reader, depth int) error {
 		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
 			continue
 		default:
-			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: fmt.Sprintf("%s member ignored", tarType(h.Typeflag))})
+			w.diag(Diag{Path: member, Reason: diag.UnsafeMember, Detail: fmt.Sprintf("%s member ignored", tarType(h.Typeflag))})
 			if err := w.skip(tr, member); err != nil {
 				return err
 			}
@@ -349,11 +351,11 @@ func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth
 		// A stream: zip needs random access, so hold it in memory (bounded).
 		buf, err := io.ReadAll(io.LimitReader(r, w.lim.MaxZipSpool+1))
 		if err != nil {
-			w.diag(Diag{Path: name, Reason: "unreadable", Detail: err.Error()})
+			w.diag(Diag{Path: name, Reason: diag.Unreadable, Detail: err.Error()})
 			return nil
 		}
 		if int64(len(buf)) > w.lim.MaxZipSpool {
-			w.diag(Diag{Path: name, Reason: "bomb-limit", Detail: "zip stream larger than the in-memory limit"})
+			w.diag(Diag{Path: name, Reason: diag.BombLimit, Detail: "zip stream larger than the in-memory limit"})
 			return nil
 		}
 		ra, size = bytes.NewReader(buf), int64(len(buf))
@@ -365,13 +367,13 @@ func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth
 	if err != nil {
 		// A cut zip has lost its central directory (at the end); its
 		// members can still be read one by one from their local headers.
-		w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "zip: " + err.Error() + "; members read from their local headers"})
+		w.diag(Diag{Path: name, Reason: diag.CorruptArchive, Detail: "zip: " + err.Error() + "; members read from their local headers"})
 		return w.zipStream(name, io.NewSectionReader(ra, 0, size), depth)
 	}
 	for _, f := range zr.File {
 		member := name + "!" + f.Name
 		if bad := unsafeName(f.Name); bad != "" {
-			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
+			w.diag(Diag{Path: member, Reason: diag.UnsafeMember, Detail: bad + "; member ignored"})
 			continue
 		}
 		mode := f.Mode()
@@ -379,12 +381,12 @@ func (w *walker) zip(name string, r io.Reader, ra io.ReaderAt, size int64, depth
 			continue
 		}
 		if !mode.IsRegular() {
-			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: "non-regular member ignored (" + mode.Type().String() + ")"})
+			w.diag(Diag{Path: member, Reason: diag.UnsafeMember, Detail: "non-regular member ignored (" + mode.Type().String() + ")"})
 			continue
 		}
 		rc, err := f.Open()
 		if err != nil {
-			w.diag(Diag{Path: member, Reason: "corrupt-archive", Detail: err.Error()})
+			w.diag(Diag{Path: member, Reason: diag.CorruptArchive, Detail: err.Error()})
 			continue
 		}
 		err = w.walk(member, member, &errTag{r: rc, path: member}, nil, int64(f.UncompressedSize64), depth+1)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"imas/core/diag"
 )
 
 // zipStream reads a zip whose central directory is missing or unreadable
@@ -18,7 +20,7 @@ import (
 func (w *walker) zipStream(name string, r io.Reader, depth int) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	stop := func(detail string) error {
-		w.diag(Diag{Path: name, Reason: "corrupt-archive", Detail: "zip: " + detail + "; later members are not read"})
+		w.diag(Diag{Path: name, Reason: diag.CorruptArchive, Detail: "zip: " + detail + "; later members are not read"})
 		return nil
 	}
 	for {
@@ -53,7 +55,7 @@ func (w *walker) zipStream(name string, r io.Reader, depth int) error {
 			return stop(fmt.Sprintf("%s: compression method %d without sizes", member, method))
 		}
 		if bad := unsafeName(fname); bad != "" {
-			w.diag(Diag{Path: member, Reason: "unsafe-member", Detail: bad + "; member ignored"})
+			w.diag(Diag{Path: member, Reason: diag.UnsafeMember, Detail: bad + "; member ignored"})
 		} else if !strings.HasSuffix(fname, "/") {
 			if err := w.walk(member, member, &errTag{r: body, path: member}, nil, -1, depth+1); err != nil {
 				return err

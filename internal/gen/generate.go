@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"imas/core/diag"
 )
 
 // Generate writes the plogs of profile p under dir (created if needed) and
@@ -289,7 +291,7 @@ func (p *proc) hostileNow(force bool) {
 			fmt.Fprintf(&sb, " %d.%03d", p.r.intn(100), p.r.intn(1000))
 		}
 		f, l := p.emit(p.dbg, p.tick(), "DEBUG", "GE", p.body("data_dumper.cc", 812, "", p.getid(), "DumpOutput", sb.String()))
-		p.inject(f, l, InjLongLine, "line-too-long", "no marker; longer than 64 KiB (imas core: cut at 64 KiB, diagnostic line-too-long)")
+		p.inject(f, l, InjLongLine, diag.LineTooLong, "no marker; longer than 64 KiB (imas core: cut at 64 KiB, diagnostic line-too-long)")
 	}
 }
 
@@ -506,7 +508,7 @@ func (p *proc) compile(g *graph) {
 		f, l := p.emit(p.dbg, p.tick(), "INFO", "GE", b)
 		switch {
 		case t.cut == cutRejected:
-			p.inject(f, l, InjTruncRejected, "truncated", fmt.Sprintf("graph %s memtype %d row %s cut before isref[..]", g.inst, t.mem, t.key()))
+			p.inject(f, l, InjTruncRejected, diag.Truncated, fmt.Sprintf("graph %s memtype %d row %s cut before isref[..]", g.inst, t.mem, t.key()))
 		case t.cut == cutUsed:
 			p.inject(f, l, InjTruncUsed, "", fmt.Sprintf("graph %s row %s cut after isref[..]; counted", g.inst, t.key()))
 		}
@@ -555,7 +557,7 @@ func (p *proc) compile(g *graph) {
 			// GE's figures cover every row; a parser only sees the visible ones.
 			tf := calcFigs(g.memRows(m, true), g.atomicSum(m))
 			if tf.theoryMin != lf.theoryMin || tf.geTotal != lf.geTotal || tf.noReuse != lf.noReuse || tf.streams != lf.streams {
-				p.inject(f, l, "logged-mismatch", "logged-mismatch", g.inst)
+				p.inject(f, l, diag.LoggedMismatch, diag.LoggedMismatch, g.inst)
 			}
 		}
 	}
