@@ -102,9 +102,9 @@ type sourceDiag struct {
 
 func newPipeline(ctx context.Context, opt Options) *pipeline {
 	// jobs is unbuffered so that a chunk is parsed soon after it is read and
-	// fewer chunk buffers are in flight: on the 560 MB benchmark that was
-	// 17 MiB less RSS and about 5% less wall time than a buffer of
-	// 2×Workers. The reader still runs ahead by one chunk per worker.
+	// fewer chunk buffers are in flight: less memory touched for the first
+	// time, which costs more than parsing it (docs/performance.md, "Memory
+	// is time"). The reader still runs ahead by one chunk per worker.
 	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job),
 		consume: make(chan event, 64), consumed: make(chan struct{}),
 		ahead: make(chan struct{}, 2*opt.Workers+2)}

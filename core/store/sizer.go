@@ -13,13 +13,13 @@ type TapeSizer struct {
 }
 
 // Size returns the size of a chunk's tape. Rows: one per candidate line
-// (each gives at most one), so that rows are never copied; backing only the
-// rows the last chunk's mix predicts saved little and cost more page faults
-// than it saved (the mix moves between 80 and 93 % rows from chunk to chunk
-// on the 560 MB benchmark). Text and rare entries: an eighth more than the
-// last chunk's proportions give for that many rows, so that a chunk with a
-// little more seldom grows (sized for every candidate, the text was 3.5
-// times too big: 10 MB of memory touched for nothing on that benchmark).
+// (each gives at most one), so that rows are never copied: the share of
+// rows among candidates moves from chunk to chunk, and rows backed past a
+// guess from the last chunk's mix cost more page faults than the guess
+// saves. Text and rare entries: an eighth more than the last chunk's
+// proportions give for that many rows, so that a chunk with a little more
+// seldom grows, while text sized for every candidate would be several
+// times too big, memory touched for nothing.
 func (s *TapeSizer) Size(cand int) TapeSize {
 	if !s.sized {
 		return TapeSize{Rows: cand, Text: cand * 32}
