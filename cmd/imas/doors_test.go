@@ -19,30 +19,61 @@ import (
 	"imas/wasm/engine"
 )
 
-// TestDoorsAgree: for the same logs, "imas total", "imas total" of the
-// saved report.json, POST /api/total with the logs and with the report, and
-// the page's engine opening the report print the same text. The saved
-// report is named report.txt for the page and the server: what it is comes
-// from its content, never its name.
+// TestDoorsAgree: for the same logs, "imas total DIR", "imas total FILES",
+// "imas total" of the saved report.json, POST /api/total with the logs and
+// with the report, and the page's engine opening the logs and the report
+// print the same text. The saved report is named report.txt for the page
+// and the server: what it is comes from its content, never its name.
 func TestDoorsAgree(t *testing.T) {
+	// Each run is read from inside its folder, so that every door names
+	// the files alike: an upload's part carries a file's base name.
+	type run struct {
+		name  string
+		dir   string   // imas total .
+		files []string // the same files' names, as the walk of dir lists them
+	}
+	var runs []run
 	for _, sample := range []string{"basic", "conflicts", "mixed", "pool"} {
-		t.Run(sample, func(t *testing.T) {
-			logs, err := filepath.Glob(filepath.Join("../../testdata/samples", sample, "*.log"))
-			if err != nil || len(logs) == 0 {
-				t.Fatalf("no logs in sample %s: %v", sample, err)
+		logs, err := filepath.Glob(filepath.Join("../../testdata/samples", sample, "*.log"))
+		if err != nil || len(logs) == 0 {
+			t.Fatalf("no logs in sample %s: %v", sample, err)
+		}
+		dir := t.TempDir()
+		var files []string
+		for _, l := range logs {
+			b, err := os.ReadFile(l)
+			if err != nil {
+				t.Fatal(err)
 			}
-			want := cli(t, 0, append([]string{"total"}, logs...)...)
+			p := filepath.Join(dir, filepath.Base(l))
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, filepath.Base(p))
+		}
+		runs = append(runs, run{sample, dir, files})
+	}
+	if dir, files := realLogFiles(t); files != nil {
+		runs = append(runs, run{"real-logs", dir, files})
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			t.Chdir(r.dir)
+			want := cli(t, 0, "total", ".")
 			if !strings.Contains(want, ",") {
 				t.Fatalf("imas total printed no summary line:\n%s", want)
 			}
-			dir := t.TempDir()
-			cli(t, 0, append([]string{"report", "-o", dir}, logs...)...)
-			saved := filepath.Join(dir, "report.json")
+			if got := cli(t, 0, append([]string{"total"}, r.files...)...); got != want {
+				t.Errorf("imas total FILES:\n%s\nimas total DIR:\n%s", got, want)
+			}
+			out := t.TempDir()
+			cli(t, 0, "report", "-o", out, ".")
+			saved := filepath.Join(out, "report.json")
 			if got := cli(t, 0, "total", saved); got != want {
 				t.Errorf("imas total report.json:\n%s\nimas total of the logs:\n%s", got, want)
 			}
 			h := server.New(server.Config{})
-			if got := post(t, h, "/api/total", logs...); got != want {
+			if got := post(t, h, "/api/total", r.files...); got != want {
 				t.Errorf("POST /api/total with the logs:\n%s\nimas total:\n%s", got, want)
 			}
 			report, err := os.ReadFile(saved)
@@ -56,18 +87,65 @@ func TestDoorsAgree(t *testing.T) {
 			if got := post(t, h, "/api/total", asText); got != want {
 				t.Errorf("POST /api/total with report.json:\n%s\nimas total:\n%s", got, want)
 			}
-			s := engine.NewSession()
-			run, err := s.Analyze(context.Background(), engine.SlotRun, []input.Source{input.BytesSource("report.txt", report)}, nil)
-			if err != nil {
-				t.Fatal(err)
+			var logs []input.Source
+			for _, f := range r.files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				logs = append(logs, input.BytesSource(f, b))
 			}
-			var page bytes.Buffer
-			export.WriteTotal(&page, run.Report)
-			if !run.Loaded || page.String() != want {
-				t.Errorf("the page opened report.json as loaded=%v, total:\n%s\nimas total:\n%s", run.Loaded, page.String(), want)
+			for _, c := range []struct {
+				what   string
+				srcs   []input.Source
+				loaded bool
+			}{
+				{"the logs", logs, false},
+				{"report.json", []input.Source{input.BytesSource("report.txt", report)}, true},
+			} {
+				run, err := engine.NewSession().Analyze(context.Background(), engine.SlotRun, c.srcs, nil)
+				if err != nil {
+					t.Fatalf("the page opening %s: %v", c.what, err)
+				}
+				var page bytes.Buffer
+				export.WriteTotal(&page, run.Report)
+				if run.Loaded != c.loaded || page.String() != want {
+					t.Errorf("the page opened %s as loaded=%v (want %v), total:\n%s\nimas total:\n%s", c.what, run.Loaded, c.loaded, page.String(), want)
+				}
 			}
 		})
 	}
+}
+
+// realLogsDir holds real GE logs from public sources, beside the worktree.
+const realLogsDir = "../../../shared/real-logs"
+
+// realLogFiles returns realLogsDir, absolute, and the names of its files in
+// the order a walk of it reads them, or skips that part of a test without
+// them (fails in CI).
+func realLogFiles(t *testing.T) (string, []string) {
+	t.Helper()
+	dir, err := filepath.Abs(realLogsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, diags := input.FromPaths([]string{dir})
+	if len(srcs) == 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s: no real logs (required in CI): %v", dir, diags)
+		}
+		t.Logf("%s absent: the doors are compared on the samples only", dir)
+		return "", nil
+	}
+	var files []string
+	for _, s := range srcs {
+		rel, err := filepath.Rel(dir, s.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, rel)
+	}
+	return dir, files
 }
 
 // TestDoorsExplainAlike: a file without GE lines is explained with the same
