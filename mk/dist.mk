@@ -15,8 +15,11 @@ DIST_PLATFORMS := linux/amd64 linux/arm64 windows/amd64 darwin/arm64
 ifndef VERSION
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 endif
+# The commit is marked -dirty when the tracked files differ from it, as the
+# version is (git describe --dirty) and as Go's own VCS stamp would be.
 ifndef COMMIT
-COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+COMMIT := $(shell c=$$(git rev-parse HEAD 2>/dev/null) || { echo unknown; exit; }; \
+  git diff --quiet HEAD -- 2>/dev/null && echo $$c || echo $$c-dirty)
 endif
 ifndef BUILD_DATE
 BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
