@@ -279,9 +279,7 @@ func (p *perfetto) slice(g *model.Graph, r *model.Row, pid, tid, b, e int64, ove
 	}
 	t.key("life")
 	t.buf = append(t.buf, '"')
-	t.buf = strconv.AppendInt(t.buf, r.LifeBegin, 10)
-	t.buf = append(t.buf, '.', '.')
-	t.buf = strconv.AppendInt(t.buf, r.LifeEnd, 10)
+	t.buf = model.AppendLife(t.buf, r.LifeBegin, r.LifeEnd)
 	t.buf = append(t.buf, '"')
 	with := peers.of(r)
 	t.key("flags")

@@ -25,10 +25,14 @@ func IsInfinite(t int64) bool { return t >= LifeDefault }
 
 // FormatLife formats a lifetime the way the GE memory guide shows it:
 // "2→9", and "2→∞" for an end that lasts to the end of the graph.
-func FormatLife(begin, end int64) string {
-	e := "∞"
-	if !IsInfinite(end) {
-		e = strconv.FormatInt(end, 10)
+func FormatLife(begin, end int64) string { return string(AppendLife(nil, begin, end)) }
+
+// AppendLife appends FormatLife(begin, end) to dst.
+func AppendLife(dst []byte, begin, end int64) []byte {
+	dst = strconv.AppendInt(dst, begin, 10)
+	dst = append(dst, "→"...)
+	if IsInfinite(end) {
+		return append(dst, "∞"...)
 	}
-	return strconv.FormatInt(begin, 10) + "→" + e
+	return strconv.AppendInt(dst, end, 10)
 }

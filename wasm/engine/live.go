@@ -26,42 +26,18 @@ type Live struct {
 // LivePoints bounds the points of a Live curve.
 const LivePoints = 2000
 
-// LiveCurve computes g's live bytes at each step where they change (a
-// tensor starts, or one step after it ends), as the Perfetto trace's "live"
-// counters do.
+// LiveCurve is g's live-bytes curve as the timeline draws it: the report's
+// (analyze.Live, report.json's "live"; computed here for a report saved
+// without it), with no_reuse + atomic as its base, thinned to LivePoints.
+// The Perfetto trace's "live" counters are the same curve.
 func LiveCurve(g *model.Graph) *Live {
-	rows := g.Rows
-	last := analyze.MaxFinite(rows)
-	type change struct {
-		step              int64
-		counted, reusable int64
+	c := g.Live
+	if c == nil {
+		c = analyze.Live(g)
 	}
-	var ch []change
-	for i := range rows {
-		r := &rows[i]
-		if !r.Counted {
-			continue
-		}
-		b, e := analyze.Interval(r, last)
-		a := (max(r.RealSize, 0) + 511) / 512 * 512
-		re := int64(0)
-		if r.Reuse != 0 {
-			re = a
-		}
-		ch = append(ch, change{b, a, re}, change{e + 1, -a, -re})
-	}
-	slices.SortFunc(ch, func(x, y change) int { return cmp.Compare(x.step, y.step) })
 	l := &Live{Base: g.NoReuse + g.Atomic}
-	var counted, reusable int64
-	for k := 0; k < len(ch); {
-		step := ch[k].step
-		for ; k < len(ch) && ch[k].step == step; k++ {
-			counted += ch[k].counted
-			reusable += ch[k].reusable
-		}
-		l.Steps = append(l.Steps, step)
-		l.Counted = append(l.Counted, counted)
-		l.Reusable = append(l.Reusable, reusable)
+	if c != nil {
+		l.Steps, l.Counted, l.Reusable = c.Steps, c.Counted, c.Reusable
 	}
 	return l.thin(LivePoints)
 }

@@ -8,6 +8,7 @@ import (
 
 	"imas/core"
 	"imas/core/input"
+	"imas/core/model"
 )
 
 // Browsers compile WebAssembly in two tiers: code first runs as quickly
@@ -80,7 +81,7 @@ func warmUpLog(size int) []byte {
 			op := ops[i%len(ops)]
 			node := op + "_" + strconv.Itoa(i)
 			rsize := int64(512*(1+i%37) + 32)
-			bsize := (rsize + 511) / 512 * 512
+			bsize := model.Align512(rsize)
 			for _, kind := range [...]string{"output", "workspace"} {
 				b = append(b, env+"SetOffsetSize:[IMAS]Set "+graph+" name["+node+"] optype["+op+"] "+kind+"[0] offset to ["...)
 				b = num(b, offset, 10)
