@@ -24,8 +24,8 @@ func Figures(g *model.Graph, siblings ...*model.Graph) []model.Diagnostic {
 	return figures(g, peak, siblings)
 }
 
-// figures is Figures given the graph's PeakReusable, which the other
-// analyses need too (it is a sort of every row).
+// figures is Figures given the graph's peak of reusable bytes (PeakStep),
+// which the other analyses need too (it is a sort of every row).
 func figures(g *model.Graph, peakReusable int64, siblings []*model.Graph) []model.Diagnostic {
 	f := &g.Figures
 	*f = model.Figures{}
@@ -200,15 +200,9 @@ func Interval(r *model.Row, maxFinite int64) (begin, end int64) {
 	return
 }
 
-// PeakReusable is the peak over time of Σ model.Align512(realsize) of live counted
-// reuse-1 tensors, and is the first term of theory_min.
-func PeakReusable(rows []model.Row) int64 {
-	peak, _ := PeakStep(rows)
-	return peak
-}
-
-// PeakStep returns the peak live reusable bytes and the first step at which
-// it is reached.
+// PeakStep returns the peak live reusable bytes (over time, the sum of
+// model.Align512(realsize) of the live counted tensors with reuse flag 1:
+// the first term of theory_min) and the first step at which it is reached.
 func PeakStep(rows []model.Row) (peak, step int64) {
 	sc := getScratch(len(rows))
 	defer putScratch(sc)

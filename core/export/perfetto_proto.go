@@ -89,11 +89,6 @@ const (
 	protoSequence              = 1 // the one packet sequence of the file
 )
 
-// WritePerfettoProto writes the report as a Perfetto protobuf trace.
-func WritePerfettoProto(w io.Writer, rep *model.Report) error {
-	return writePerfettoProto(w, rep, TraceScope{})
-}
-
 func writePerfettoProto(w io.Writer, rep *model.Report, sc TraceScope) error {
 	pt := newProtoTrace(w)
 	t := &traceWriter{buf: make([]byte, 0, 512), sink: pt.event}
