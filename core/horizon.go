@@ -174,7 +174,20 @@ func (hs *heads) get(i int) *fileHead {
 	h.plain = true
 	h.stamp = firstStamp(head[:min(len(head), stampBytes)])
 	if len(hs.srcs) > 1 {
-		h.first, h.known, h.parsed = firstRecordIn(head, hs.maxLine, &hs.sc)
+		// A head shorter than the buffer is the whole file, so its first
+		// record (or that it has none) is known without opening it again.
+		// Its last line, when unterminated, gets the '\n' the pipeline's
+		// reading gives it (input.Chunk.Unterminated).
+		whole := len(head) < len(hs.buf)
+		unterminated := whole && len(head) > 0 && head[len(head)-1] != '\n'
+		if unterminated {
+			head = hs.buf[:len(head)+1]
+			head[len(head)-1] = '\n'
+		}
+		h.first, h.known, h.parsed = firstRecordIn(head, hs.maxLine, unterminated, &hs.sc)
+		if whole && !h.known {
+			h.first, h.known = math.MaxInt64, true
+		}
 	}
 	return h
 }
@@ -261,9 +274,10 @@ func (p *pipeline) planHorizons(k int) {
 }
 
 // firstRecordIn is the merge time of the first record in the whole lines
-// of head, found as the pipeline finds it. Without one, parsed is the
-// bytes of whole lines it looked at.
-func firstRecordIn(head []byte, maxLine int, sc *chunkScratch) (t int64, ok bool, parsed int) {
+// of head, found as the pipeline finds it; unterminated: head's last line
+// had no '\n' in its file. Without one, parsed is the bytes of whole lines
+// it looked at.
+func firstRecordIn(head []byte, maxLine int, unterminated bool, sc *chunkScratch) (t int64, ok bool, parsed int) {
 	nl := bytes.LastIndexByte(head, '\n')
 	if nl < 0 {
 		return 0, false, 0
@@ -292,7 +306,8 @@ func firstRecordIn(head []byte, maxLine int, sc *chunkScratch) (t int64, ok bool
 		end = cand[0] + e + 1
 	}
 	for _, data := range [][]byte{whole[:end], whole} {
-		if r := parseChunk(&input.Chunk{Data: data}, 0, maxLine, sc); len(r.items) > 0 {
+		c := &input.Chunk{Data: data, Unterminated: unterminated && len(data) == len(whole)}
+		if r := parseChunk(c, 0, maxLine, sc); len(r.items) > 0 {
 			return r.items[0].time, true, 0
 		}
 	}

@@ -111,7 +111,9 @@ func TestStreamingMergeEqualsMerge(t *testing.T) {
 // TestHeadsReadOnce: Analyze reads the head of each plain file once for
 // all it decides before reading (unique sizes, start order, first
 // records), so a file is opened twice in all: for its head and by the
-// pipeline; three times when its first record lies beyond the head.
+// pipeline; three times when it is longer than the head and its first
+// record lies beyond it. A file shorter than the head is known whole from
+// it, record or none.
 func TestHeadsReadOnce(t *testing.T) {
 	dir := t.TempDir()
 	big, err := gen.Log("large", 2<<20)
@@ -136,6 +138,11 @@ func TestHeadsReadOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	files = append(files, noisy)
+	short := filepath.Join(dir, "notes.log") // no record, shorter than the head
+	if err := os.WriteFile(short, noise[:len(noise)/100], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, short)
 	opens := map[string]int{}
 	var srcs []input.Source
 	for _, f := range files {
@@ -202,6 +209,7 @@ func TestFirstRecord(t *testing.T) {
 		noise(5000) + record, // past the head
 		noise(10),            // none
 		noise(5000),          // none, longer than the head
+		noise(10) + strings.TrimSuffix(record, "\n"), // the last line, unterminated
 	} {
 		p := filepath.Join(dir, fmt.Sprintf("%d.log", i))
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
@@ -210,7 +218,7 @@ func TestFirstRecord(t *testing.T) {
 		srcs = append(srcs, input.FileSource(p))
 	}
 	hs := newHeads(srcs, 64<<10)
-	for i, want := range []int64{env.Time, env.Time, env.Time, math.MaxInt64, math.MaxInt64} {
+	for i, want := range []int64{env.Time, env.Time, env.Time, math.MaxInt64, math.MaxInt64, env.Time} {
 		if got, ok := hs.firstRecord(i); !ok || got != want {
 			t.Errorf("file %d: first record at %d (%v), want %d", i, got, ok, want)
 		}
