@@ -148,37 +148,56 @@ func realLogFiles(t *testing.T) (string, []string) {
 	return dir, files
 }
 
-// TestDoorsExplainAlike: a file without GE lines is explained with the same
-// text by the CLI, the server and the page.
+// TestDoorsExplainAlike: an input imas cannot use is explained with the
+// same text by the CLI, the server and the page: no GE marker at all, an
+// empty file, and GE lines none of which can be used.
 func TestDoorsExplainAlike(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "notes.log")
-	text := "training started\nloss 0.25\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"total", path}, io.Discard, &stderr); code != exitNoInput {
-		t.Fatalf("exit %d, want %d", code, exitNoInput)
-	}
-	cliText := strings.TrimPrefix(stderr.String(), "imas: ")
-	for _, want := range []string{"no GE memory records in 2 lines of 1 input", `"[IMAS]"`, "ASCEND_GLOBAL_LOG_LEVEL=1"} {
-		if !strings.Contains(cliText, want) {
-			t.Errorf("CLI explanation lacks %q:\n%s", want, cliText)
-		}
-	}
-	rec := httptest.NewRecorder()
-	server.New(server.Config{}).ServeHTTP(rec, httptest.NewRequest("POST", "/api/total", strings.NewReader(text)))
-	var body struct{ Explanation string }
-	if err := json.NewDecoder(rec.Body).Decode(&body); err != nil || rec.Code != http.StatusUnprocessableEntity {
-		t.Fatalf("server: %d %v", rec.Code, err)
-	}
-	_, err := engine.NewSession().Analyze(context.Background(), engine.SlotRun, []input.Source{input.BytesSource(path, []byte(text))}, nil)
-	if err == nil {
-		t.Fatal("the page accepted a file without GE lines")
-	}
-	if body.Explanation != cliText || err.Error() != cliText {
-		t.Errorf("explanations differ:\nCLI:\n%s\nserver:\n%s\npage:\n%s", cliText, body.Explanation, err.Error())
+	const cut = "[INFO] GE(1,python3):2026-02-20-10:00:00.000.123 [block_mem_assigner.cc:2914]2 SetOffsetSize:[IMAS]Set g name[n] optype[Op] output[0] offset to [0] stre\n"
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"notes.log", "training started\nloss 0.25\n", []string{"no GE memory records in 2 lines of 1 input", `"[IMAS]"`, "ASCEND_GLOBAL_LOG_LEVEL=1"}},
+		{"empty.log", "", []string{"the input is empty", "ASCEND_GLOBAL_LOG_LEVEL=1"}},
+		{"cut.log", cut, []string{"1 of 1 lines looked like GE memory records but none could be used", "cut.log:1: "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir) // every door names the file alike
+			if err := os.WriteFile(c.name, []byte(c.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			if code := run(context.Background(), []string{"total", c.name}, io.Discard, &stderr); code != exitNoInput {
+				t.Fatalf("exit %d, want %d", code, exitNoInput)
+			}
+			cliText := strings.TrimPrefix(stderr.String(), "imas: ")
+			for _, want := range c.want {
+				if !strings.Contains(cliText, want) {
+					t.Errorf("CLI explanation lacks %q:\n%s", want, cliText)
+				}
+			}
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			w, _ := mw.CreateFormFile("file", c.name)
+			io.WriteString(w, c.text)
+			mw.Close()
+			req := httptest.NewRequest("POST", "/api/total", &body)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			rec := httptest.NewRecorder()
+			server.New(server.Config{}).ServeHTTP(rec, req)
+			var answer struct{ Explanation string }
+			if err := json.NewDecoder(rec.Body).Decode(&answer); err != nil || rec.Code < 400 {
+				t.Fatalf("server: %d %v", rec.Code, err)
+			}
+			_, err := engine.NewSession().Analyze(context.Background(), engine.SlotRun, []input.Source{input.BytesSource(c.name, []byte(c.text))}, nil)
+			if err == nil {
+				t.Fatal("the page accepted it")
+			}
+			if answer.Explanation != cliText || err.Error() != cliText {
+				t.Errorf("explanations differ:\nCLI:\n%s\nserver (%d):\n%s\npage:\n%s", cliText, rec.Code, answer.Explanation, err.Error())
+			}
+		})
 	}
 }
 
