@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -278,7 +279,8 @@ func TestDownloads(t *testing.T) {
 			MemorySize int64 `json:"memory_size"`
 		} `json:"graphs"`
 	}
-	if err := json.Unmarshal(waitFile(t, b, filepath.Join(dir, "report.json")), &rep); err != nil {
+	saved := waitFile(t, b, filepath.Join(dir, "report.json"))
+	if err := json.Unmarshal(saved, &rep); err != nil {
 		t.Fatal(err)
 	}
 	if rep.Schema != "imas.report/v1" || len(rep.Graphs) != len(want) {
@@ -302,6 +304,25 @@ func TestDownloads(t *testing.T) {
 	if !strings.Contains(note, "file://") {
 		t.Errorf("note after Open in Perfetto from file://: %q", note)
 	}
+
+	// The saved report, opened again under another name (what it is comes
+	// from its content, as in the CLI and the server), shows the figures
+	// the logs showed, labelled as a saved report.
+	fromLogs := b.shownGraphs(t)
+	renamed := filepath.Join(t.TempDir(), "saved.txt")
+	if err := os.WriteFile(renamed, saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.load(t, 2, renamed)
+	var label string
+	b.eval(t, `(document.getElementById('loaded')||{}).textContent||''`, &label)
+	if !strings.Contains(label, "A saved report") {
+		t.Errorf("the saved report is labelled %q", label)
+	}
+	if got := b.shownGraphs(t); !reflect.DeepEqual(got, fromLogs) {
+		t.Errorf("the saved report shows\n%v\nthe logs showed\n%v", got, fromLogs)
+	}
+	checkFigures(t, b.shownGraphs(t), want)
 	b.clean(t)
 }
 
