@@ -21,8 +21,10 @@ SIMD := $(if $(filter amd64,$(shell $(GO) env GOARCH)),GOEXPERIMENT=simd)
 .PHONY: all build cli demo test vet unit clean
 all: build
 
+# The commit is stamped as in release builds (mk/dist.mk): GOFLAGS has
+# -buildvcs=false, so Go records none, and "imas version" would say unknown.
 cli:
-	$(SIMD) $(GO) build -o bin/imas ./cmd/imas
+	$(SIMD) $(GO) build -ldflags '-X imas/internal/driver.commit=$(COMMIT)' -o bin/imas ./cmd/imas
 
 build: cli
 
