@@ -592,7 +592,7 @@ func pidLess(a, b string) bool {
 	return a < b
 }
 
-// markAllCounted runs markCounted on every graph, on all cores: it is a map
+// markAllCounted runs markCounted on every graph, on all cores: it is a set
 // insertion per row, hundreds of thousands of rows in a large run, and the
 // graphs are independent.
 func markAllCounted(gs []*Graph) {
@@ -602,15 +602,9 @@ func markAllCounted(gs []*Graph) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			seen := map[tensorID]struct{}{} // one map for many graphs: big maps are costly to set up
+			var seen tensorSet // one table for many graphs: big tables are costly to set up
 			for i := int(next.Add(1) - 1); i < len(gs); i = int(next.Add(1) - 1) {
-				g := gs[i]
-				if len(seen) > 4*len(g.Rows)+1024 {
-					seen = map[tensorID]struct{}{} // clearing costs the map's size
-				} else {
-					clear(seen)
-				}
-				markCounted(g, seen)
+				markCounted(gs[i], &seen)
 			}
 		}()
 	}
@@ -619,40 +613,20 @@ func markAllCounted(gs []*Graph) {
 
 // markCounted marks the row that counts each (node, kind, index) tensor:
 // the first isref[0] row with realsize > 0 (docs/figures.md#counted).
-func markCounted(g *Graph, seen map[tensorID]struct{}) {
+func markCounted(g *Graph, seen *tensorSet) {
+	seen.reset(len(g.Rows))
 	for i := range g.Rows {
 		r := &g.Rows[i]
-		r.Counted = false
-		if r.IsRef != 0 || r.RealSize <= 0 {
-			continue
-		}
-		id := tensorID{r.Node, r.Kind, r.Index}
-		if _, dup := seen[id]; dup {
-			continue
-		}
-		seen[id] = struct{}{}
-		r.Counted = true
+		r.Counted = r.IsRef == 0 && r.RealSize > 0 && seen.firstOf(g.Rows, i)
 	}
 }
 
 // CountMarker marks the counted rows of graphs one at a time
-// (markCounted), reusing one map.
-type CountMarker struct{ seen map[tensorID]struct{} }
+// (markCounted), reusing one table.
+type CountMarker struct{ seen tensorSet }
 
 // Mark marks g's counted rows, as Finish does.
-func (m *CountMarker) Mark(g *Graph) {
-	if m.seen == nil || len(m.seen) > 4*len(g.Rows)+1024 {
-		m.seen = map[tensorID]struct{}{}
-	} else {
-		clear(m.seen)
-	}
-	markCounted(g, m.seen)
-}
-
-type tensorID struct {
-	node, kind string
-	index      int64
-}
+func (m *CountMarker) Mark(g *Graph) { markCounted(g, &m.seen) }
 
 // Keys of Logged that come from lines other than the graph's summary
 // (zero-copy figures, gelog.ZeroCopySize): a summary keeps them.
