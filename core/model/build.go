@@ -33,6 +33,10 @@ type Builder struct {
 		pid, memtype int64
 		name         string
 		g            *Graph
+		// backed: g.Rows[:backed] is memory the kernel has backed
+		// (prefault); rows past it are backed a step at a time as they
+		// come. cap(g.Rows) when not known.
+		backed int
 	}
 
 	// run-log/debug-log duplicate detection
@@ -394,6 +398,10 @@ func (b *Builder) graphForAux(pid int64, name string, memtype int64, tid int64) 
 	return b.graphFor(pid, name, memtype, tid, true)
 }
 
+// rowBackStep is the fewest rows backed at once past a graph's hint
+// (about 1 MB).
+const rowBackStep = 4096
+
 func (b *Builder) addSet(r *gelog.SetRow) {
 	c := &b.lastSet
 	g := c.g
@@ -401,19 +409,26 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		in := b.inst(r.PID, r.Graph, true)
 		g = b.graph(in, r.MemType, r.File, r.Line)
 		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
+		c.backed = cap(g.Rows)
 	}
-	if len(g.Rows) == cap(g.Rows) {
+	if n := len(g.Rows); n == cap(g.Rows) {
 		// The hints grow as files come (the merge may run while they are
-		// read): a graph opened before its last file was counted is grown
-		// to what is known now, not doubled. Hints may grow a chunk at a
-		// time (files read side by side), so it grows by a quarter at
-		// least: a copy per chunk of a graph of 10^6 rows is quadratic.
-		if n := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); n > len(g.Rows) {
-			rows := make([]Row, len(g.Rows), max(n, len(g.Rows)+len(g.Rows)/4))
-			prefault.Slice(rows)
+		// read), a chunk at a time when files are read side by side: a
+		// graph grown to each hint, or by a quarter, is copied about four
+		// times its size over (a graph of 10^6 rows is 200 MB). So it
+		// doubles, as grow does, but only the rows the hint promises are
+		// backed now: the rest is backed as rows reach it, so capacity a
+		// graph never fills costs no memory.
+		if hint := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); hint > n {
+			rows := make([]Row, n, max(hint, 2*n))
+			c.backed = min(max(hint, n+n/4), cap(rows))
+			prefault.Slice(rows[:c.backed:c.backed])
 			copy(rows, g.Rows)
 			g.Rows = rows
 		}
+	} else if n == c.backed {
+		c.backed = min(n+max(n/4, rowBackStep), cap(g.Rows))
+		prefault.Slice(g.Rows[n:c.backed:c.backed])
 	}
 	var w *Row
 	g.Rows, w = nextSlot(g.Rows)
