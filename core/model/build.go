@@ -413,15 +413,20 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 	}
 	if n := len(g.Rows); n == cap(g.Rows) {
 		// The hints grow as files come (the merge may run while they are
-		// read), a chunk at a time when files are read side by side: a
-		// graph grown to each hint, or by a quarter, is copied about four
-		// times its size over (a graph of 10^6 rows is 200 MB). So it
-		// doubles, as grow does, but only the rows the hint promises are
-		// backed now: the rest is backed as rows reach it, so capacity a
-		// graph never fills costs no memory.
+		// read). A hint well ahead of the rows is likely the graph's size,
+		// and is taken. One just ahead grows a chunk at a time (files read
+		// side by side): a graph grown to each such hint, or by a quarter,
+		// is copied about four times its size over (a graph of 10^6 rows
+		// is 200 MB). So it doubles, as grow does, but only the rows the
+		// hint promises are backed now: the rest is backed as rows reach
+		// it, so capacity a graph never fills costs no memory.
 		if hint := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); hint > n {
-			rows := make([]Row, n, max(hint, 2*n))
-			c.backed = min(max(hint, n+n/4), cap(rows))
+			size := hint
+			if hint < n+n/4 {
+				size = 2 * n
+			}
+			rows := make([]Row, n, size)
+			c.backed = min(max(hint, n+n/4), size)
 			prefault.Slice(rows[:c.backed:c.backed])
 			copy(rows, g.Rows)
 			g.Rows = rows
