@@ -12,20 +12,26 @@ type TapeSizer struct {
 	rarePer1024 int  // rare entries per 1024 rows, rounded up
 }
 
-// Size returns the size of a chunk's tape. Rows: one per candidate line
-// (each gives at most one), so that rows are never copied; backing only the
-// rows the last chunk's mix predicts saved little and cost more page faults
-// than it saved (the mix moves between 80 and 93 % rows from chunk to chunk
-// on the 560 MB benchmark). Text and rare entries: an eighth more than the
-// last chunk's proportions give for that many rows, so that a chunk with a
-// little more seldom grows (sized for every candidate, the text was 3.5
-// times too big: 10 MB of memory touched for nothing on that benchmark).
+// Size returns the size of a chunk's tape. Rows: an eighth more than the
+// last chunk's proportion of Set rows gives, which is one per candidate
+// line (each gives at most one) in a Set-heavy log, so that rows are seldom
+// copied; backing only the rows the mix predicts in a tape sized for every
+// candidate saved little there and cost more page faults than it saved (the
+// mix moves between 80 and 93 % rows from chunk to chunk on the 560 MB
+// benchmark). In a pool-heavy log a quarter of the candidates are rows: a
+// row per candidate was three times the memory the tape needs, touched for
+// nothing; a tape that outgrows its guess doubles into backed memory (its
+// rows hold no pointers: the copy is a plain move). Text and rare entries:
+// an eighth more than the last chunk's proportions give for that many rows,
+// so that a chunk with a little more seldom grows (sized for every
+// candidate, the text was 3.5 times too big: 10 MB of memory touched for
+// nothing on that benchmark).
 func (s *TapeSizer) Size(cand int) TapeSize {
 	if !s.sized {
 		return TapeSize{Rows: cand, Text: cand * 32}
 	}
 	likely := min(cand, (cand*s.rowsPer1024+1023)/1024*9/8+16)
-	return TapeSize{Rows: cand, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024}
+	return TapeSize{Rows: likely, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024}
 }
 
 // Learn records what a finished chunk's tape needed.
