@@ -33,6 +33,10 @@ type Builder struct {
 		pid, memtype int64
 		name         string
 		g            *Graph
+		// backed: g.Rows[:backed] is memory the kernel has backed
+		// (prefault); rows past it are backed a step at a time as they
+		// come. cap(g.Rows) when not known.
+		backed int
 	}
 
 	// run-log/debug-log duplicate detection
@@ -394,6 +398,10 @@ func (b *Builder) graphForAux(pid int64, name string, memtype int64, tid int64) 
 	return b.graphFor(pid, name, memtype, tid, true)
 }
 
+// rowBackStep is the fewest rows backed at once past a graph's hint
+// (about 1 MB).
+const rowBackStep = 4096
+
 func (b *Builder) addSet(r *gelog.SetRow) {
 	c := &b.lastSet
 	g := c.g
@@ -401,19 +409,31 @@ func (b *Builder) addSet(r *gelog.SetRow) {
 		in := b.inst(r.PID, r.Graph, true)
 		g = b.graph(in, r.MemType, r.File, r.Line)
 		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
+		c.backed = cap(g.Rows)
 	}
-	if len(g.Rows) == cap(g.Rows) {
+	if n := len(g.Rows); n == cap(g.Rows) {
 		// The hints grow as files come (the merge may run while they are
-		// read): a graph opened before its last file was counted is grown
-		// to what is known now, not doubled. Hints may grow a chunk at a
-		// time (files read side by side), so it grows by a quarter at
-		// least: a copy per chunk of a graph of 10^6 rows is quadratic.
-		if n := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); n > len(g.Rows) {
-			rows := make([]Row, len(g.Rows), max(n, len(g.Rows)+len(g.Rows)/4))
-			prefault.Slice(rows)
+		// read). A hint well ahead of the rows is likely the graph's size,
+		// and is taken. One just ahead grows a chunk at a time (files read
+		// side by side): a graph grown to each such hint, or by a quarter,
+		// is copied about four times its size over (a graph of 10^6 rows
+		// is 200 MB). So it doubles, as grow does, but only the rows the
+		// hint promises are backed now: the rest is backed as rows reach
+		// it, so capacity a graph never fills costs no memory.
+		if hint := b.hintedRows(HintKey{r.PID, r.Graph, r.MemType}); hint > n {
+			size := hint
+			if hint < n+n/4 {
+				size = 2 * n
+			}
+			rows := make([]Row, n, size)
+			c.backed = min(max(hint, n+n/4), size)
+			prefault.Slice(rows[:c.backed:c.backed])
 			copy(rows, g.Rows)
 			g.Rows = rows
 		}
+	} else if n == c.backed {
+		c.backed = min(n+max(n/4, rowBackStep), cap(g.Rows))
+		prefault.Slice(g.Rows[n:c.backed:c.backed])
 	}
 	var w *Row
 	g.Rows, w = nextSlot(g.Rows)
@@ -592,7 +612,7 @@ func pidLess(a, b string) bool {
 	return a < b
 }
 
-// markAllCounted runs markCounted on every graph, on all cores: it is a map
+// markAllCounted runs markCounted on every graph, on all cores: it is a set
 // insertion per row, hundreds of thousands of rows in a large run, and the
 // graphs are independent.
 func markAllCounted(gs []*Graph) {
@@ -602,15 +622,9 @@ func markAllCounted(gs []*Graph) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			seen := map[tensorID]struct{}{} // one map for many graphs: big maps are costly to set up
+			var seen tensorSet // one table for many graphs: big tables are costly to set up
 			for i := int(next.Add(1) - 1); i < len(gs); i = int(next.Add(1) - 1) {
-				g := gs[i]
-				if len(seen) > 4*len(g.Rows)+1024 {
-					seen = map[tensorID]struct{}{} // clearing costs the map's size
-				} else {
-					clear(seen)
-				}
-				markCounted(g, seen)
+				markCounted(gs[i], &seen)
 			}
 		}()
 	}
@@ -619,40 +633,20 @@ func markAllCounted(gs []*Graph) {
 
 // markCounted marks the row that counts each (node, kind, index) tensor:
 // the first isref[0] row with realsize > 0 (docs/figures.md#counted).
-func markCounted(g *Graph, seen map[tensorID]struct{}) {
+func markCounted(g *Graph, seen *tensorSet) {
+	seen.reset(len(g.Rows))
 	for i := range g.Rows {
 		r := &g.Rows[i]
-		r.Counted = false
-		if r.IsRef != 0 || r.RealSize <= 0 {
-			continue
-		}
-		id := tensorID{r.Node, r.Kind, r.Index}
-		if _, dup := seen[id]; dup {
-			continue
-		}
-		seen[id] = struct{}{}
-		r.Counted = true
+		r.Counted = r.IsRef == 0 && r.RealSize > 0 && seen.firstOf(g.Rows, i)
 	}
 }
 
 // CountMarker marks the counted rows of graphs one at a time
-// (markCounted), reusing one map.
-type CountMarker struct{ seen map[tensorID]struct{} }
+// (markCounted), reusing one table.
+type CountMarker struct{ seen tensorSet }
 
 // Mark marks g's counted rows, as Finish does.
-func (m *CountMarker) Mark(g *Graph) {
-	if m.seen == nil || len(m.seen) > 4*len(g.Rows)+1024 {
-		m.seen = map[tensorID]struct{}{}
-	} else {
-		clear(m.seen)
-	}
-	markCounted(g, m.seen)
-}
-
-type tensorID struct {
-	node, kind string
-	index      int64
-}
+func (m *CountMarker) Mark(g *Graph) { markCounted(g, &m.seen) }
 
 // Keys of Logged that come from lines other than the graph's summary
 // (zero-copy figures, gelog.ZeroCopySize): a summary keeps them.

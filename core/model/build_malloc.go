@@ -38,6 +38,13 @@ type mallocState struct {
 	// that follows it names its pool
 	lastPage map[thread]int64
 	freed    map[catKey]int64
+
+	// the (pid, device) pair seeDevice recorded last: pool and address
+	// lines name it line after line
+	seen struct {
+		ok       bool
+		pid, dev int64
+	}
 }
 
 type allocHint struct{ device, size int64 }
@@ -87,9 +94,10 @@ func (s *mallocState) init() {
 
 // seeDevice records that pid uses device dev.
 func (s *mallocState) seeDevice(pid, dev int64) {
-	if dev < 0 {
+	if dev < 0 || s.seen.ok && s.seen.pid == pid && s.seen.dev == dev {
 		return
 	}
+	s.seen.ok, s.seen.pid, s.seen.dev = true, pid, dev
 	if s.devices[pid] == nil {
 		s.devices[pid] = map[int64]bool{}
 	}

@@ -23,7 +23,7 @@ type otherState struct {
 	devmm map[devmmKey]int // index in Report.Devmm
 
 	// per-family record counts and channel facts for Sanity
-	families   map[string]int64
+	families   map[string]*int64
 	infoLines  int64 // GE statements without the [EVENT] channel flag
 	eventLines int64
 	runFiles   map[int32]bool
@@ -33,6 +33,11 @@ type otherState struct {
 	cpuMallocs map[string]int64
 	// zero-copy offsets waiting for their graph's summary, by pid
 	zeroCopy map[int64]Logged
+
+	// the family addOther counted last and its count: a log's lines come
+	// in runs of one family
+	lastFamily      string
+	lastFamilyCount *int64
 }
 
 // thread is a (pid, tid) pair: GE pairs related lines by thread.
@@ -43,7 +48,7 @@ func (b *Builder) o() *otherState {
 		b.other = &otherState{
 			vars:     map[varKey]*VarSession{},
 			devmm:    map[devmmKey]int{},
-			families: map[string]int64{},
+			families: map[string]*int64{},
 			runFiles: map[int32]bool{},
 
 			cpuMallocs: map[string]int64{},
@@ -127,7 +132,15 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 	default:
 		return false
 	}
-	o.families[family]++
+	if family != o.lastFamily || o.lastFamilyCount == nil {
+		n := o.families[family]
+		if n == nil {
+			n = new(int64)
+			o.families[family] = n
+		}
+		o.lastFamily, o.lastFamilyCount = family, n
+	}
+	*o.lastFamilyCount++
 	if family != "devmm" && family != "memory-errors" && family != "memory-requests" {
 		if m.Event {
 			o.eventLines++

@@ -25,6 +25,7 @@ type poolKey struct {
 // poolAcc is the builder's view of one pool.
 type poolAcc struct {
 	p       *Pool
+	pid     int64
 	clock   int64          // allocations so far
 	lastRow map[uint64]int // address → last row, for "Free block"
 
@@ -36,6 +37,7 @@ type poolAcc struct {
 
 type poolState struct {
 	pools  map[poolKey]*poolAcc
+	last   *poolAcc // the pool poolAcc returned last: a log names the same pool line after line
 	order  []*poolAcc
 	ctx    map[thread]string // thread → allocator of its latest create line
 	blocks map[blockKey]blockInfo
@@ -91,11 +93,14 @@ func (s *poolState) addrString(a uint64) string {
 // poolAcc returns the pool (pid, alloc), creating it.
 func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
 	s := &b.o().pool
+	if a := s.last; a != nil && a.pid == pid && a.p.Allocator == alloc {
+		return a
+	}
 	k := poolKey{pid, alloc}
 	a := s.pools[k]
 	if a == nil {
 		a = &poolAcc{p: &Pool{PID: pidString(pid), Allocator: alloc, Device: -1, Rows: []PoolRow{}, TopAddresses: []PoolAddr{}},
-			lastRow: map[uint64]int{}}
+			lastRow: map[uint64]int{}, pid: pid}
 		if b.SummaryOnly {
 			// A summary needs the pool's figures, not its allocations:
 			// keep the live set and per-address sums instead of rows.
@@ -104,6 +109,7 @@ func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
 		s.pools[k] = a
 		s.order = append(s.order, a)
 	}
+	s.last = a
 	return a
 }
 
@@ -130,7 +136,9 @@ func (b *Builder) addPoolBlock(r *gelog.PoolBlock) {
 	// A pool-level free: mark the latest allocation at that address. Only
 	// known pools: an L1 (rts) pool's free has no allocation rows.
 	var acc *poolAcc
-	if r.Allocator != "" {
+	if a := s.last; r.Allocator != "" && a != nil && a.pid == r.PID && a.p.Allocator == r.Allocator {
+		acc = a
+	} else if r.Allocator != "" {
 		acc = s.pools[poolKey{r.PID, r.Allocator}]
 	} else {
 		acc = b.poolOfThread(thread{r.PID, r.TID})

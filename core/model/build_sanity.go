@@ -16,7 +16,7 @@ func (b *Builder) finishSanity() {
 	r := b.R
 	fam := map[string]int64{}
 	for k, v := range o.families {
-		fam[k] = v
+		fam[k] = *v
 	}
 	rows := b.droppedRows
 	var summaries, cont, atomic int64

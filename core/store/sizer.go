@@ -12,20 +12,22 @@ type TapeSizer struct {
 	rarePer1024 int  // rare entries per 1024 rows, rounded up
 }
 
-// Size returns the size of a chunk's tape. Rows: one per candidate line
-// (each gives at most one), so that rows are never copied: the share of
-// rows among candidates moves from chunk to chunk, and rows backed past a
-// guess from the last chunk's mix cost more page faults than the guess
-// saves. Text and rare entries: an eighth more than the last chunk's
-// proportions give for that many rows, so that a chunk with a little more
-// seldom grows, while text sized for every candidate would be several
-// times too big, memory touched for nothing.
+// Size returns the size of a chunk's tape. Rows: an eighth more than the
+// last chunk's proportion of Set rows gives, which is one per candidate
+// line (each gives at most one) in a Set-heavy log, so that rows are seldom
+// copied. In a pool-heavy log most candidates are pool lines, and a row per
+// candidate would be memory touched for nothing; a tape that outgrows its
+// guess doubles into backed memory (its rows hold no pointers: the copy is
+// a plain move). Text and rare entries: an eighth more than the last
+// chunk's proportions give for that many rows, so that a chunk with a
+// little more seldom grows, while text sized for every candidate would be
+// several times too big.
 func (s *TapeSizer) Size(cand int) TapeSize {
 	if !s.sized {
 		return TapeSize{Rows: cand, Text: cand * 32}
 	}
 	likely := min(cand, (cand*s.rowsPer1024+1023)/1024*9/8+16)
-	return TapeSize{Rows: cand, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024}
+	return TapeSize{Rows: likely, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024}
 }
 
 // Learn records what a finished chunk's tape needed.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,8 +9,9 @@ import (
 )
 
 // TestTapeSize checks how a worker sizes the next chunk's tape from the
-// last one: a row per candidate line, text and rare entries for what the
-// same proportions need plus an eighth, and no guess before a first chunk.
+// last one: rows, text and rare entries for what the same proportions need
+// plus an eighth (rows at most one per candidate line), and no guess
+// before a first chunk; a tape that outgrows its guess keeps every row.
 func TestTapeSizer(t *testing.T) {
 	tapeOf := func(rows, nameLen, rare int) *RowTape {
 		tape := NewRowTape(TapeSize{Rows: rows})
@@ -36,7 +38,7 @@ func TestTapeSizer(t *testing.T) {
 	sc.Learn(900, tapeOf(600, 40, 60))
 	const lo, hi = 600, 600*9/8 + 32
 	sz := sc.Size(900)
-	if sz.Rows != 900 || sz.Text < lo*40 || sz.Text > hi*41 || sz.Rare < lo/10 || sz.Rare > hi/10+2 {
+	if sz.Rows < lo || sz.Rows > min(hi, 900) || sz.Text < lo*40 || sz.Text > hi*41 || sz.Rare < lo/10 || sz.Rare > hi/10+2 {
 		t.Errorf("after 600 rows of 900 (40-byte names, a tenth rare): %+v", sz)
 	}
 	if sz := sc.Size(10); sz.Rows != 10 || sz.Text > 10*41 {
@@ -44,11 +46,27 @@ func TestTapeSizer(t *testing.T) {
 	}
 
 	sc.Learn(500, tapeOf(500, 8, 0)) // every candidate a row
-	if sz := sc.Size(500); sz.Text != 500*8 || sz.Rare != 0 {
+	if sz := sc.Size(500); sz.Rows != 500 || sz.Text != 500*8 || sz.Rare != 0 {
 		t.Errorf("all rows, 8-byte names: %+v for 500 candidates", sz)
 	}
-	sc.Learn(500, tapeOf(0, 0, 0)) // no rows at all: text for a few, rows kept
-	if sz := sc.Size(500); sz.Rows != 500 || sz.Text != 16*8 {
-		t.Errorf("after a chunk without rows: %+v, want 500 rows and text for 16", sz)
+	sc.Learn(500, tapeOf(0, 0, 0)) // no rows at all (a pool-heavy chunk): room for a few
+	sz = sc.Size(500)
+	if sz.Rows != 16 || sz.Text != 16*8 {
+		t.Errorf("after a chunk without rows: %+v, want rows and text for 16", sz)
+	}
+
+	// The next chunk is all rows after all: the tape grows.
+	tape := NewRowTape(sz)
+	want := make([]gelog.SetRow, 1000)
+	for i := range want {
+		want[i] = gelog.SetRow{Graph: "g", Node: fmt.Sprintf("node_%d", i), Kind: "output", Index: int64(i), Size: int64(i) * 512}
+		tape.Append(&want[i])
+	}
+	rd := NewTapeReader()
+	for i := range want {
+		var got gelog.SetRow
+		if err := rd.Read(tape, i, &got, gelog.Meta{}); err != nil || got.Node != want[i].Node || got.Index != want[i].Index || got.Size != want[i].Size {
+			t.Fatalf("row %d of a tape grown from 16: %+v, %v; want %+v", i, got, err, want[i])
+		}
 	}
 }

@@ -95,11 +95,13 @@ func (t *RowTape) Bytes() int {
 // moves) would make the row store most of Append's time.
 func (t *RowTape) Append(r *gelog.SetRow) int {
 	n := len(t.rows)
-	if n < cap(t.rows) {
-		t.rows = t.rows[:n+1]
-	} else {
-		t.rows = append(t.rows, tapeRow{})
+	if n == cap(t.rows) {
+		rows := make([]tapeRow, n, max(2*n, 64))
+		prefault.Slice(rows)
+		copy(rows, t.rows)
+		t.rows = rows
 	}
+	t.rows = t.rows[:n+1]
 	w := &t.rows[n]
 	w.pid, w.tid = r.PID, r.TID
 	w.index, w.offset, w.stream, w.memType = r.Index, r.Offset, r.Stream, r.MemType
