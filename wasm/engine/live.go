@@ -28,7 +28,8 @@ const LivePoints = 2000
 
 // LiveCurve computes g's live bytes at each step where they change (a
 // tensor starts, or one step after it ends), as the Perfetto trace's "live"
-// counters do.
+// counters do; nil when no tensor is counted (a graph of size-0 rows): there
+// is no curve to draw.
 func LiveCurve(g *model.Graph) *Live {
 	rows := g.Rows
 	last := analyze.MaxFinite(rows)
@@ -49,6 +50,9 @@ func LiveCurve(g *model.Graph) *Live {
 			re = a
 		}
 		ch = append(ch, change{b, a, re}, change{e + 1, -a, -re})
+	}
+	if len(ch) == 0 {
+		return nil
 	}
 	slices.SortFunc(ch, func(x, y change) int { return cmp.Compare(x.step, y.step) })
 	l := &Live{Base: g.NoReuse + g.Atomic}
