@@ -35,38 +35,98 @@ func TestDoorsAgree(t *testing.T) {
 			if !strings.Contains(want, ",") {
 				t.Fatalf("imas total printed no summary line:\n%s", want)
 			}
-			dir := t.TempDir()
-			cli(t, 0, append([]string{"report", "-o", dir}, logs...)...)
-			saved := filepath.Join(dir, "report.json")
-			if got := cli(t, 0, "total", saved); got != want {
-				t.Errorf("imas total report.json:\n%s\nimas total of the logs:\n%s", got, want)
-			}
-			h := server.New(server.Config{})
-			if got := post(t, h, "/api/total", logs...); got != want {
-				t.Errorf("POST /api/total with the logs:\n%s\nimas total:\n%s", got, want)
-			}
-			report, err := os.ReadFile(saved)
-			if err != nil {
-				t.Fatal(err)
-			}
-			asText := filepath.Join(t.TempDir(), "report.txt")
-			if err := os.WriteFile(asText, report, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if got := post(t, h, "/api/total", asText); got != want {
-				t.Errorf("POST /api/total with report.json:\n%s\nimas total:\n%s", got, want)
-			}
-			s := engine.NewSession()
-			run, err := s.Analyze(context.Background(), engine.SlotRun, []input.Source{input.BytesSource("report.txt", report)}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var page bytes.Buffer
-			export.WriteTotal(&page, run.Report)
-			if !run.Loaded || page.String() != want {
-				t.Errorf("the page opened report.json as loaded=%v, total:\n%s\nimas total:\n%s", run.Loaded, page.String(), want)
-			}
+			doorsAgree(t, want, logs)
 		})
+	}
+}
+
+// doorsAgree checks that the doors other than "imas total" of the logs
+// print want: "imas total" of the saved report.json, POST /api/total with
+// the logs and with the report, and the page's engine opening the report.
+func doorsAgree(t *testing.T, want string, logs []string) {
+	t.Helper()
+	dir := t.TempDir()
+	cli(t, 0, append([]string{"report", "-o", dir}, logs...)...)
+	saved := filepath.Join(dir, "report.json")
+	if got := cli(t, 0, "total", saved); got != want {
+		t.Errorf("imas total report.json:\n%s\nimas total of the logs:\n%s", got, want)
+	}
+	h := server.New(server.Config{})
+	if got := post(t, h, "/api/total", logs...); got != want {
+		t.Errorf("POST /api/total with the logs:\n%s\nimas total:\n%s", got, want)
+	}
+	report, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asText := filepath.Join(t.TempDir(), "report.txt")
+	if err := os.WriteFile(asText, report, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := post(t, h, "/api/total", asText); got != want {
+		t.Errorf("POST /api/total with report.json:\n%s\nimas total:\n%s", got, want)
+	}
+	s := engine.NewSession()
+	run, err := s.Analyze(context.Background(), engine.SlotRun, []input.Source{input.BytesSource("report.txt", report)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	export.WriteTotal(&page, run.Report)
+	if !run.Loaded || page.String() != want {
+		t.Errorf("the page opened report.json as loaded=%v, total:\n%s\nimas total:\n%s", run.Loaded, page.String(), want)
+	}
+}
+
+// TestDoorsAgreeOnRealLogs: the doors agree on every real log imas reads
+// (../shared/real-logs; skipped without it, required in CI). The CLI reads
+// them by base name, as the server and the page name them.
+func TestDoorsAgreeOnRealLogs(t *testing.T) {
+	const dir = "../../../shared/real-logs"
+	logs, err := filepath.Glob(filepath.Join(dir, "*.*"))
+	if err == nil && len(logs) == 0 {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs the real logs in %s: %v", dir, err)
+		}
+		t.Skipf("no real logs in %s: %v", dir, err)
+	}
+	t.Chdir(dir)
+	read := 0
+	for _, p := range logs {
+		name := filepath.Base(p)
+		if !strings.HasSuffix(name, ".log") && !strings.HasSuffix(name, ".txt") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"total", name}, &stdout, &stderr)
+			if code == exitNoInput {
+				// Nothing imas reads: the server explains it alike.
+				data, err := os.ReadFile(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec := httptest.NewRecorder()
+				server.New(server.Config{}).ServeHTTP(rec, httptest.NewRequest("POST", "/api/total", bytes.NewReader(data)))
+				var body struct{ Explanation string }
+				if err := json.NewDecoder(rec.Body).Decode(&body); err != nil || rec.Code != http.StatusUnprocessableEntity ||
+					body.Explanation != strings.TrimPrefix(stderr.String(), "imas: ") {
+					t.Errorf("server: %d %v %q; CLI: %s", rec.Code, err, body.Explanation, stderr.String())
+				}
+				return
+			}
+			if code != exitOK {
+				t.Fatalf("imas total: exit %d\n%s", code, stderr.String())
+			}
+			read++
+			doorsAgree(t, stdout.String(), []string{name})
+		})
+	}
+	if read < 15 {
+		t.Errorf("%d real logs read, want at least 15", read)
 	}
 }
 
