@@ -111,6 +111,9 @@ func TestUnseenLogsByHand(t *testing.T) {
 			}
 		}},
 		{"host-kernel-devmm.log", 4, 4, nil, func(t *testing.T, rep *model.Report) {
+			if rep.Sanity.RunLog || !hasNote(rep, "devmm statistics found in the driver's kernel log") {
+				t.Errorf("sanity %+v: a kernel log, not a run plog", rep.Sanity)
+			}
 			// The later row of each module replaces the earlier one.
 			if len(rep.Devmm) != 2 {
 				t.Fatalf("%d devmm entries, want 2", len(rep.Devmm))
