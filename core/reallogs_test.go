@@ -231,6 +231,23 @@ func TestRealLogsByHand(t *testing.T) {
 			t.Errorf("rejected %d, counts %v", rep.Inputs.Rejected, c)
 		}
 	})
+	t.Run("2025 run plog: the application's 2 MiB not freed at exit", func(t *testing.T) {
+		hasRealLog(t, "oam-2025-run-plog17890.log")
+		rep := runReal(t, "oam-2025-run-plog17890.log")
+		// 18 statistics lines, each of its own (memory type, module); only
+		// APP's huge-page 2 MiB is still allocated (alloc_cnt 1, free_cnt 0).
+		var hints []string
+		for _, d := range rep.Devmm {
+			if d.LeakHint {
+				hints = append(hints, d.MemType+" "+d.Module)
+			}
+		}
+		app := devmmPeak(rep, "MEM_DEV_HUGE_HBM", 0, "APP")
+		if rep.Inputs.Records != 18 || rep.Inputs.Rejected != 0 || len(rep.Devmm) != 18 || app != 2097152 ||
+			len(hints) != 1 || hints[0] != "MEM_DEV_HUGE_HBM APP" {
+			t.Errorf("records %d, rejected %d, %d entries, APP peak %d, leak hints %v", rep.Inputs.Records, rep.Inputs.Rejected, len(rep.Devmm), app, hints)
+		}
+	})
 	t.Run("2021 AICPU device log", func(t *testing.T) {
 		hasRealLog(t, "oam-2021-acl-device10043.log")
 		rep := runReal(t, "oam-2021-acl-device10043.log")

@@ -11,7 +11,8 @@ import (
 const TopAddresses = 10
 
 // PoolFigures computes a pool's figures from its rows (docs/figures.md#pools):
-// allocs and frees are the KernelTrace Alloc and Free lines, total the sum
+// allocs and frees are the KernelTrace Alloc and Free lines (a "Free block"
+// line frees an allocation no Free line did), total the sum
 // of block sizes, peak_live the largest sum of live block sizes in event
 // order, leaked the allocations never freed. It also fills each row's
 // theory_size (live bytes after it), the per-address aggregation and the
@@ -35,7 +36,7 @@ func PoolFigures(p *model.Pool) {
 		r := &p.Rows[i]
 		p.Total += r.Size
 		p.Requested += r.RealSize
-		if r.KernelFree {
+		if r.KernelFree || r.PoolFree && r.End != model.LifeMax {
 			p.Frees++
 			frees = append(frees, free{r.End, r.Size, r.RealSize})
 		} else {

@@ -141,10 +141,18 @@ func parseDevmmInto(msg []byte, m Meta, line []byte, dst *DevmmStat) Record {
 		}
 		return nil, false
 	}
+	// missing says why key has no value: absent, or the last field of a
+	// line that lacks its closing '.' or ')', so that its value may be cut.
+	missing := func(key, alt string) string {
+		if dropped != nil && (string(dropped) == key || string(dropped) == alt) {
+			return string(dropped) + " ends the line without its closing '.' or ')': its value may be cut"
+		}
+		return key + " missing"
+	}
 	mod, _ := get("module_name")
 	r.Module, _ = internName(mod)
 	if r.Module == "" {
-		return reject(m, line, missingOrCut(m, line, "module_name"), "module_name missing")
+		return reject(m, line, missingOrCut(m, line, "module_name"), missing("module_name", ""))
 	}
 	num := func(key string, dst *int64) (present bool, e numErr) {
 		v, ok := get(key)
@@ -168,14 +176,14 @@ func parseDevmmInto(msg []byte, m Meta, line []byte, dst *DevmmStat) Record {
 		return r
 	}
 	if ok, e := num("current_alloced_size", &r.Current); !ok || e != numOK {
-		return reject(m, line, missingOrCut(m, line, "current_alloced_size"), "current_alloced_size missing")
+		return reject(m, line, missingOrCut(m, line, "current_alloced_size"), missing("current_alloced_size", ""))
 	}
 	ok, e2 := num("allocated_peak_size", &r.Peak)
 	if !ok {
 		ok, e2 = num("alloced_peak_size", &r.Peak)
 	}
 	if !ok || e2 != numOK {
-		return reject(m, line, missingOrCut(m, line, "allocated_peak_size"), "allocated_peak_size missing")
+		return reject(m, line, missingOrCut(m, line, "allocated_peak_size"), missing("allocated_peak_size", "alloced_peak_size"))
 	}
 	if r.Current < 0 || r.Peak < 0 {
 		return reject(m, line, diag.NegativeValue, "negative current or peak size")

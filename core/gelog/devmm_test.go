@@ -33,7 +33,7 @@ func TestDevmm(t *testing.T) {
 		{"cut in free_cnt", "[INFO] DRV(7,python3):2026-06-13-17:00:34.718.209 [svm_mem_statistics.c:150][ascend][curpid:7,7][drv][devmm][_svm_mem_stats_show]MEM_DEV_HUGE_HBM dev0 Mem stats (Bytes). (module_name=GE; module_id=45; current_alloced_size=0; allocated_peak_size=274726912; alloc_cnt=3; free_cnt=",
 			"devmm MEM_DEV_HUGE_HBM dev=0 mod=GE/45 cur=0 peak=274726912 cnt=3/-1 cached=0/false total=0"},
 		{"cut in peak", "[INFO] DRV(7,python3):2026-06-13-17:00:34.718.209 [svm_mem_statistics.c:150][ascend][curpid:7,7][drv][devmm][_svm_mem_stats_show]MEM_DEV_HUGE_HBM dev0 Mem stats (Bytes). (module_name=GE; module_id=45; current_alloced_size=0; allocated_peak_size=2747",
-			"reject truncated: allocated_peak_size missing"},
+			"reject truncated: allocated_peak_size ends the line without its closing '.' or ')': its value may be cut"},
 		{"no stats", "[INFO] DRV(7,python3):2026-06-13-17:00:34.718.209 [svm_mem_statistics.c:150][ascend][curpid:7,7][drv][devmm][_svm_mem_stats_show]MEM_DEV_HUGE_HBM dev0 statistics off.",
 			"reject missing-field: \"Mem stats (Bytes)\" expected"},
 		// the 2023 driver (CANN 6.x): comma form, no counts, period at the end
@@ -48,7 +48,11 @@ func TestDevmm(t *testing.T) {
 		{"2023 form under _svm_mem_stats_show", "[INFO] DRV(77,python):2023-05-06-07:08:09.010.011 [ascend][curpid: 9, 9][drv][devmm][_svm_mem_stats_show 154]DEV_MEM dev1 mem stats(Bytes): module_name=HCCL, module_id=3 current_alloced_size=2097152, alloced_peak_size=6291456.",
 			"devmm DEV_MEM dev=1 mod=HCCL/3 cur=2097152 peak=6291456 cnt=-1/-1 cached=0/false total=0"},
 		{"2023 cut in peak", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.150 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 152]DEV_MEM dev3 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=1024, alloced_peak_size=734",
-			"reject truncated: allocated_peak_size missing"},
+			"reject truncated: alloced_peak_size ends the line without its closing '.' or ')': its value may be cut"},
+		// A whole line that lost only its period is not called truncated,
+		// and the reason names the field whose value may be cut.
+		{"2023 without its period", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.150 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 152]DEV_MEM dev3 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=1024, alloced_peak_size=73400320",
+			"reject missing-field: alloced_peak_size ends the line without its closing '.' or ')': its value may be cut"},
 		{"2023 without peak", "[EVENT] DRV(4100,python):2023-03-02-11:12:13.140.150 [ascend][curpid: 4100, 4100][drv][devmm][_devmm_mem_stats_show 152]DEV_MEM dev3 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=1024.",
 			"reject missing-field: allocated_peak_size missing"},
 	})

@@ -46,6 +46,10 @@ type poolState struct {
 	// addrText holds the printed form of each block address: pools hand
 	// the same few addresses out again and again.
 	addrText map[uint64]string
+	// poolFreed holds the allocations a "Free block" line ended while no
+	// kernel trace had freed them: a kernel Free that follows at the
+	// address is the same free, not an unmatched one.
+	poolFreed map[ptrKey]liveRef
 }
 
 type blockKey struct {
@@ -76,6 +80,7 @@ func (s *poolState) init() {
 	s.ctx = map[thread]string{}
 	s.blocks = map[blockKey]blockInfo{}
 	s.live = map[ptrKey]liveRef{}
+	s.poolFreed = map[ptrKey]liveRef{}
 	s.pages = map[int64][]pageRange{}
 	s.addrText = map[uint64]string{}
 }
@@ -146,8 +151,30 @@ func (b *Builder) addPoolBlock(r *gelog.PoolBlock) {
 	if acc == nil {
 		return
 	}
+	// The pool taking a block back frees it even when no kernel trace
+	// did: a model output handed to the caller is freed when its tensor
+	// is, and only the pool logs that.
+	k := ptrKey{r.PID, r.Addr}
+	ref, live := s.live[k]
+	live = live && ref.acc == acc
+	if live && ref.row < 0 {
+		st := acc.p.Streamed
+		st.Live -= ref.size
+		st.LiveRequested -= ref.real
+		st.KernelFrees++
+		delete(s.live, k)
+		s.poolFreed[k] = ref
+		return
+	}
 	if i, ok := acc.lastRow[r.Addr]; ok {
-		acc.p.Rows[i].PoolFree = true
+		row := &acc.p.Rows[i]
+		row.PoolFree = true
+		if live && ref.row == i {
+			row.End = acc.clock
+			row.FreeTime = r.Time
+			delete(s.live, k)
+			s.poolFreed[k] = ref
+		}
 	}
 }
 
@@ -157,6 +184,7 @@ func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
 	bk := blockKey{r.PID, r.TID, r.Addr}
 	bi, hasBlock := s.blocks[bk]
 	delete(s.blocks, bk)
+	delete(s.poolFreed, ptrKey{r.PID, r.Addr})
 	alloc := bi.tag
 	if alloc == "" {
 		alloc = s.ctx[th]
@@ -253,6 +281,13 @@ func (b *Builder) addPoolFree(r *gelog.PoolFree) {
 		row.KernelFree = true
 		row.FreeTime = r.Time
 		delete(s.live, k)
+		return
+	}
+	if ref, ok := s.poolFreed[k]; ok {
+		if ref.row >= 0 {
+			ref.acc.p.Rows[ref.row].KernelFree = true
+		}
+		delete(s.poolFreed, k)
 		return
 	}
 	acc := b.poolOfThread(thread{r.PID, r.TID})

@@ -358,3 +358,67 @@ func TestSanityCPUMallocsOnly(t *testing.T) {
 		t.Errorf("info level %v, notes %q", s.InfoLevel, s.Notes)
 	}
 }
+
+// A "Free block" line frees the allocation at its address when no kernel
+// trace did (a model output is freed with the caller's tensor, and only the
+// pool logs it); a kernel Free before or after it is the same free. The
+// summary build (rows not kept) counts the same.
+func TestPoolFreeBlockFrees(t *testing.T) {
+	sa := func(n int, fn, msg string) string { return ln(n, 5, "[allocator_2] "+fn, msg) }
+	block := func(n int, addr string) string {
+		return sa(n, "Alloc", "Malloc block device_id:0 size:100 allocate_size:65536 mem_addr:"+addr+".")
+	}
+	alloc := func(n int, addr string) string {
+		return ln(n, 5, "AllocHbmMem", fmt.Sprintf("[KernelTrace][AllocMemHbm_op_%d][MEM]Alloc memory block 0xaa, address %s, size = 65536", n, addr))
+	}
+	kfree := func(n int, addr string) string {
+		return ln(n, 5, "FreeMemory", "[KernelTrace][FreeMemory_op_1][MEM]Free memory, address "+addr)
+	}
+	pfree := func(n int, addr string) string {
+		return sa(n, "Free", "Free block device_id:0 allock_size:65536 mem_addr:"+addr+".")
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"pool free alone", []string{block(1, "0x10000"), alloc(2, "0x10000"), block(3, "0x20000"), alloc(4, "0x20000"),
+			pfree(5, "0x10000"), block(6, "0x30000"), alloc(7, "0x30000")},
+			"allocator_2 allocs=3 frees=1 total=196608 peak=131072 leaked=2 unmatched=0 physical=0/ unit=0;"},
+		{"kernel free, then pool free", []string{block(1, "0x10000"), alloc(2, "0x10000"), kfree(3, "0x10000"), pfree(4, "0x10000")},
+			"allocator_2 allocs=1 frees=1 total=65536 peak=65536 leaked=0 unmatched=0 physical=0/ unit=0;"},
+		{"pool free, then kernel free", []string{block(1, "0x10000"), alloc(2, "0x10000"), pfree(3, "0x10000"), kfree(4, "0x10000")},
+			"allocator_2 allocs=1 frees=1 total=65536 peak=65536 leaked=0 unmatched=0 physical=0/ unit=0;"},
+		{"a second kernel free is unmatched", []string{block(1, "0x10000"), alloc(2, "0x10000"), pfree(3, "0x10000"), kfree(4, "0x10000"),
+			kfree(5, "0x10000")},
+			"allocator_2 allocs=1 frees=1 total=65536 peak=65536 leaked=0 unmatched=0 physical=0/ unit=0;" +
+				"unknown allocs=0 frees=1 total=0 peak=0 leaked=0 unmatched=1 physical=0/ unit=0;"},
+		{"reused address: the pool free ends the second allocation", []string{block(1, "0x10000"), alloc(2, "0x10000"),
+			kfree(3, "0x10000"), pfree(4, "0x10000"), block(5, "0x10000"), alloc(6, "0x10000"), pfree(7, "0x10000")},
+			"allocator_2 allocs=2 frees=2 total=131072 peak=65536 leaked=0 unmatched=0 physical=0/ unit=0;"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := pools(build(t, "plog-9.log", c.lines...)); got != c.want {
+				t.Errorf("\n got %s\nwant %s", got, c.want)
+			}
+			if got := pools(buildSummary(t, "plog-9.log", c.lines...)); got != c.want {
+				t.Errorf("summary build\n got %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+// buildSummary is build with the builder's summary mode (no pool rows).
+func buildSummary(t *testing.T, path string, lines ...string) *model.Report {
+	t.Helper()
+	b := model.NewBuilder([]string{path})
+	b.SummaryOnly = true
+	var env plog.Envelope
+	for i, l := range lines {
+		ok := plog.Parse([]byte(l), &env)
+		b.Add(gelog.Parse(&env, ok, []byte(l), gelog.Meta{Line: int64(i + 1)}))
+	}
+	rep := b.Finish()
+	analyze.All(rep)
+	return rep
+}

@@ -39,7 +39,16 @@ func (b *Builder) finishSanity() {
 		cpu += n
 	}
 	s.InfoLevel = o.infoLines > cpu || rows+cont+atomic > 0
-	s.RunLog = fam["devmm"] > 0
+	// The kernel log's devmm table is printed while the process runs; the
+	// plog forms are the run plog's statistics at exit.
+	var kernelDevmm int
+	for _, d := range r.Devmm {
+		if d.Periodic {
+			kernelDevmm++
+		}
+	}
+	plogDevmm := len(r.Devmm) > kernelDevmm
+	s.RunLog = plogDevmm
 	for _, p := range b.paths {
 		if strings.Contains(p, "/run/") {
 			s.RunLog = true
@@ -57,8 +66,10 @@ func (b *Builder) finishSanity() {
 		note("No INFO-level GE statement found: static rows, addresses, device mallocs and pools need the debug plog with ASCEND_GLOBAL_LOG_LEVEL=1.")
 	}
 	switch {
-	case fam["devmm"] > 0:
+	case plogDevmm:
 		note("devmm statistics found (run plog).")
+	case kernelDevmm > 0:
+		note("devmm statistics found in the driver's kernel log (printed while the process ran, not at its exit).")
 	case s.RunLog:
 		note("Run plog given but no devmm statistics (_svm_mem_stats_show): the process probably did not exit normally.")
 	default:

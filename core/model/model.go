@@ -74,7 +74,8 @@ type Sanity struct {
 	Notes    []string         `json:"notes"`
 	// InfoLevel is true when GE's INFO statements were found (a debug plog
 	// with INFO enabled; CPU-side "MallocMemory, func=new/malloc" lines
-	// alone do not count); RunLog when run-plog lines were found (devmm, or
+	// alone do not count); RunLog when run-plog lines were found (devmm
+	// statistics in a plog form, not the kernel log's table, or
 	// [EVENT] copies in a .../run/... file).
 	InfoLevel bool `json:"info_level"`
 	RunLog    bool `json:"run_log"`

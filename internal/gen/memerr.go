@@ -13,7 +13,8 @@ type MemErrTruth struct {
 }
 
 // memErrors writes n failed requests, each in one of the forms the layers
-// print, 50 ms apart (so that each is an error of its own).
+// print, 50 ms apart (so that each is an error of its own). The forms come
+// in turn; a fourth error and beyond adds the driver's failed PCIe mapping.
 func (p *proc) memErrors(n int) {
 	tid := p.tid
 	for i := 0; i < n; i++ {
@@ -21,7 +22,7 @@ func (p *proc) memErrors(n int) {
 		size := p.r.between(1, 4096) * 2 << 20
 		t := MemErrTruth{PID: p.pid, Size: size}
 		step := func() int64 { p.clock += p.r.between(5, 200); return p.clock }
-		switch i % 3 {
+		switch i % 4 {
 		case 0: // the physical-malloc chain: driver, runtime (twice), ACL
 			t.Device, t.Code, t.Statements = 0, "207001", 4
 			p.emit(p.dbg, step(), "ERROR", "DRV", fmt.Sprintf("[ascend][curpid: %d, %d][drv][devmm][halMemCreate 3073]<errno:12, 6> Mem create failed. (ret=6; size=%d; side=1; devid=0)", p.pid, tid, size))
@@ -38,6 +39,10 @@ func (p *proc) memErrors(n int) {
 				fmt.Sprintf("ErrorNo: 4294967295(failed) [LOAD][DEFAULT]Assert (total_hbm_size == (mem_size - zero_copy_size)) failed, expect %d actual 0", size)))
 			p.emit(p.dbg, step(), "ERROR", "GE", p.body("davinci_model.cc", 481, "", tid, "InitRuntimeParams",
 				"ErrorNo: 4294967295(failed) [LOAD][DEFAULT]Assert ((ModelUtils::InitRuntimeParams(ge_model_, runtime_param_, device_id_)) == ge::SUCCESS) failed"))
+		case 3: // the driver mapping a buffer for the PCIe BAR
+			t.Device, t.Code, t.Statements = 1, "ret=8", 1
+			p.emit(p.dbg, step(), "ERROR", "DRV", fmt.Sprintf("[ascend][curpid: %d, %d][drv][devmm][_devmm_mem_remote_map 1888]<errno:22, 8> Mem_remote_map ioctl error. (src_va=0x%x; size=%d; devid=1; ret=8)",
+				p.pid, tid, 0x124080000000+int64(i)<<32, size))
 		}
 		p.g.truth.MemErrors = append(p.g.truth.MemErrors, t)
 	}

@@ -328,7 +328,11 @@
   // step and the chosen step; x follows the map's zoom.
   function drawLive() {
     const l = data && data.meta.live;
-    if (!live || !liveBox || !l || !canvas) return;
+    if (!live || !liveBox || !canvas) return;
+    if (!l) { // a graph without counted tensors has no curve
+      live.getContext('2d').clearRect(0, 0, live.width, live.height);
+      return;
+    }
     const dpr = window.devicePixelRatio || 1, w = canvas.width, h = Math.floor(Math.max(60, liveBox.clientHeight) * dpr);
     if (live.width !== w || live.height !== h) {
       live.width = w;

@@ -29,16 +29,18 @@ const LivePoints = 2000
 // LiveCurve is g's live-bytes curve as the timeline draws it: the report's
 // (analyze.Live, report.json's "live"; computed here for a report saved
 // without it), with no_reuse + atomic as its base, thinned to LivePoints.
-// The Perfetto trace's "live" counters are the same curve.
+// The Perfetto trace's "live" counters are the same curve. Nil when no
+// tensor is counted (a graph of size-0 rows): there is no curve to draw.
 func LiveCurve(g *model.Graph) *Live {
 	c := g.Live
 	if c == nil {
 		c = analyze.Live(g)
 	}
-	l := &Live{Base: g.NoReuse + g.Atomic}
-	if c != nil {
-		l.Steps, l.Counted, l.Reusable = c.Steps, c.Counted, c.Reusable
+	if c == nil || len(c.Steps) == 0 {
+		return nil
 	}
+	l := &Live{Base: g.NoReuse + g.Atomic}
+	l.Steps, l.Counted, l.Reusable = c.Steps, c.Counted, c.Reusable
 	return l.thin(LivePoints)
 }
 

@@ -26,6 +26,9 @@ func TestLiveCurve(t *testing.T) {
 				continue
 			}
 			l := LiveCurve(g)
+			if l == nil {
+				t.Fatalf("%s graph %d: no curve for %d rows", name, i, len(g.Rows))
+			}
 			if len(l.Steps) == 0 || len(l.Steps) != len(l.Counted) || len(l.Steps) != len(l.Reusable) {
 				t.Fatalf("%s graph %d: curve of %d/%d/%d points", name, i, len(l.Steps), len(l.Counted), len(l.Reusable))
 			}
@@ -53,6 +56,16 @@ func TestLiveCurve(t *testing.T) {
 					at.Live, peakKeys(at.Tensors), want.Step, want.Live, peakKeys(want.Tensors))
 			}
 		}
+	}
+}
+
+// A graph whose rows are all uncounted (size 0, as the 2023 logs' variable
+// graphs) has no curve: the map's meta has no "live", and the page draws no
+// timeline for it.
+func TestLiveCurveNoCountedTensors(t *testing.T) {
+	g := &model.Graph{Rows: []model.Row{{Size: 0, RealSize: 0, LifeBegin: 0, LifeEnd: 4294967294}}}
+	if l := LiveCurve(g); l != nil {
+		t.Errorf("curve %+v for a graph without counted tensors, want none", l)
 	}
 }
 
