@@ -57,14 +57,21 @@ type Builder struct {
 	// rows: each of them has its summary line and the process has moved on
 	// to another compilation (lines such as "after append ws" edit the
 	// rows of the compilation most recently touched, after its summary).
-	// It computes what is needed of their rows, which are let go after
-	// it returns. A later statement that would still need those rows is
-	// reported (diag.FinishedGraphEdited). Set it before the first Add.
-	OnFinished func(gs []*Graph)
-	// graphs handed to OnFinished, and the most graphs created and not
-	// handed to it at any time (tests check it stays small)
-	finishedGraphs, maxOpen int
-	droppedRows             int64 // rows let go after OnFinished
+	// It computes their figures and conflicts and returns each one's
+	// figure diagnostics; the builder then keeps only a GraphDone of each
+	// (the report lists them with Report.WalkGraphs), and lets the rest
+	// go: rows, continuous and atomic lines, logged fields. A later
+	// statement that would still need those rows is reported
+	// (diag.FinishedGraphEdited). Set it before the first Add. It also
+	// drops what only the detail analyses and report.json read: regions and
+	// operator-address checks, and run-log/debug-log copies whose window
+	// has passed (IsDuplicateEvent).
+	OnFinished func(gs []*Graph) [][]Diagnostic
+	// the most graphs created and not handed to OnFinished at any time
+	// (tests check it stays small)
+	maxOpen int
+	// what the graphs handed to OnFinished held, for the sanity counts
+	droppedRows, droppedCont, droppedAtomic, doneSummaries int64
 }
 
 // MaxOpenGraphs is the most graphs that were created and not yet finished
@@ -88,11 +95,38 @@ type instance struct {
 	inst    string // with #n suffix
 	n       int
 	closed  bool // AfterAssignMemory seen
-	summary map[int64]bool
+	summary memtypes
 	seq     int
-	graphs  []*Graph // one per memory type, in order of creation
-	// finished: handed to OnFinished (its rows may be gone)
+	// graphs: one per memory type, in order of creation; those handed to
+	// OnFinished are kept as GraphDone and leave the list
+	graphs []*Graph
+	// finished: handed to OnFinished
 	finished bool
+}
+
+// memtypes is a small set of memory types (those of a compilation that
+// printed their summary): nearly always HBM alone, which is shared.
+type memtypes []int64
+
+var hbmOnly = memtypes{2}
+
+func (m memtypes) has(mt int64) bool {
+	for _, v := range m {
+		if v == mt {
+			return true
+		}
+	}
+	return false
+}
+
+func (m memtypes) add(mt int64) memtypes {
+	switch {
+	case m.has(mt):
+		return m
+	case len(m) == 0 && mt == 2:
+		return hbmOnly
+	}
+	return append(m[:len(m):len(m)], mt) // never into the shared set
 }
 
 type eventKey struct {
@@ -228,12 +262,12 @@ func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
 	in := b.instances[k]
 	if in == nil {
 		b.seq++
-		in = &instance{pid: pid, name: name, inst: name, n: 1, summary: map[int64]bool{}, seq: b.seq}
+		in = &instance{pid: pid, name: name, inst: name, n: 1, seq: b.seq}
 		b.instances[k] = in
 	} else if reopen && in.closed {
 		n := in.n + 1
 		b.seq++
-		in = &instance{pid: pid, name: name, inst: name + "#" + strconv.Itoa(n), n: n, summary: map[int64]bool{}, seq: b.seq}
+		in = &instance{pid: pid, name: name, inst: name + "#" + strconv.Itoa(n), n: n, seq: b.seq}
 		b.instances[k] = in
 	}
 	b.setLast(pid, in)
@@ -249,18 +283,35 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		return
 	}
 	for _, g := range prev.graphs {
-		if !prev.summary[g.MemType] {
+		if !prev.summary.has(g.MemType) {
 			return
 		}
 	}
 	prev.finished = true
-	b.finishedGraphs += len(prev.graphs)
-	b.OnFinished(prev.graphs)
-	for _, g := range prev.graphs {
+	diags := b.OnFinished(prev.graphs)
+	for i, g := range prev.graphs {
 		b.droppedRows += int64(len(g.Rows))
-		g.Rows = []Row{}
+		b.droppedCont += int64(len(g.Reassign))
+		b.droppedAtomic += int64(len(g.AtomicPieces))
+		if g.HasSummary {
+			b.doneSummaries++
+		}
+		var d []Diagnostic
+		if i < len(diags) {
+			d = diags[i]
+		}
+		b.R.done.add(g, prev.pid, d, b.Intern)
+		delete(b.graphs, graphKey{prev.pid, prev.inst, g.MemType})
+		b.forgetHint(HintKey{prev.pid, prev.name, g.MemType})
 	}
+	prev.graphs = nil
 }
+
+// forgetHint drops the size hint of a finished compilation's graph: a
+// later compilation of the name is sized by what is counted after (hints
+// only size allocations), and a log of many graph names keeps no hint
+// of each.
+func (b *Builder) forgetHint(k HintKey) { delete(b.hints, k) }
 
 // editsFinished reports a statement that changes a graph of a finished
 // compilation (OnFinished): its figures were computed without it.
@@ -272,14 +323,22 @@ func (b *Builder) editsFinished(in *instance, file int32, line int64, what strin
 func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Graph {
 	k := graphKey{in.pid, in.inst, memtype}
 	g := b.graphs[k]
+	if g == nil && in.finished && in.summary.has(memtype) {
+		// A graph kept as GraphDone: its figures are final, and what
+		// this statement would change of it is not kept (statements that
+		// change a figure are reported by their callers).
+		return &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype, Seq: in.seq}
+	}
 	if g == nil {
-		g = &Graph{PID: pidString(in.pid), Graph: b.Intern(in.inst), MemType: memtype,
+		// in.inst is shared by the instance's graphs already.
+		g = &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype,
 			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
 			File: file, Line: line, Seq: in.seq}
 		b.graphs[k] = g
 		in.graphs = append(in.graphs, g)
-		b.maxOpen = max(b.maxOpen, len(b.graphs)-b.finishedGraphs)
-		if in.finished && memtype == 2 && len(in.graphs) > 1 {
+		b.maxOpen = max(b.maxOpen, len(b.graphs))
+		if in.finished && memtype == 2 {
+			// A finished compilation has a graph already.
 			// HBM's zero-copy figure counts its siblings' rows.
 			b.editsFinished(in, file, line, "an HBM summary")
 		}
@@ -485,17 +544,17 @@ func (b *Builder) addAtomic(r *gelog.AtomicPiece) {
 func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	k := nameKey{r.PID, r.Graph}
 	in := b.instances[k]
-	if in == nil || (in.closed && in.summary[r.MemType]) {
+	if in == nil || (in.closed && in.summary.has(r.MemType)) {
 		// A summary with no rows of its own (run log only), or a second
 		// compilation that printed no rows.
 		in = b.inst(r.PID, r.Graph, true)
-		if in.summary[r.MemType] {
+		if in.summary.has(r.MemType) {
 			in.closed = true
 			in = b.inst(r.PID, r.Graph, true)
 		}
 	}
 	in.closed = true
-	in.summary[r.MemType] = true
+	in.summary = in.summary.add(r.MemType)
 	b.setLast(r.PID, in)
 	b.gen++
 	g := b.graph(in, r.MemType, r.File, r.Line)
@@ -537,8 +596,7 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 	if in.finished && kind != "" {
 		b.editsFinished(in, r.File, r.Line, "an after append ws line")
 	}
-	for mt, ok := range in.summary {
-		_ = ok
+	for _, mt := range in.summary {
 		g := b.graphs[graphKey{in.pid, in.inst, mt}]
 		if g == nil {
 			continue
@@ -563,24 +621,21 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 }
 
 // Finish returns the report with graphs in first-seen order and counted
-// tensors marked. Figures are left to the analyze package.
+// tensors marked. Figures are left to the analyze package, but for the
+// graphs kept as GraphDone (OnFinished).
 func (b *Builder) Finish() *Report {
 	gs := make([]*Graph, 0, len(b.graphs))
 	for _, g := range b.graphs {
 		gs = append(gs, g)
 	}
 	markAllCounted(gs)
+	// graphs in first-seen order per process
 	sort.Slice(gs, func(i, j int) bool {
 		a, c := gs[i], gs[j]
-		if a.PID != c.PID {
-			return pidLess(a.PID, c.PID)
-		}
-		if a.Seq != c.Seq {
-			return a.Seq < c.Seq // graphs in first-seen order
-		}
-		return a.MemType < c.MemType
+		return graphOrder(a.PID, a.Seq, a.MemType, c.PID, c.Seq, c.MemType) < 0
 	})
 	b.R.Graphs = gs
+	b.R.done.sort()
 	b.finishOther()
 	return b.R
 }
