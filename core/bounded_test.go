@@ -188,9 +188,11 @@ func TestFiguresOnlyEqualsSummary(t *testing.T) {
 // figuresOnlyView is what a figures-only report keeps of a report: every
 // graph (model.Report.AllGraphs) with its figures, conflicts and GE's mop
 // and smp, but not its rows, continuous and atomic lines or other logged
-// fields (model.GraphDone).
+// fields (model.GraphDone), and no regions, address checks nor list of
+// device mallocs (their totals are kept).
 func figuresOnlyView(rep *model.Report) *model.Report {
 	v := *rep
+	v.Regions, v.AddressChecks, v.Mallocs = []model.Region{}, []model.AddressCheck{}, []model.Malloc{}
 	v.Graphs = nil
 	for g := range rep.AllGraphs() {
 		c := *g

@@ -35,8 +35,13 @@ type Builder struct {
 		g            *Graph
 	}
 
-	// run-log/debug-log duplicate detection
-	events map[eventKey]eventSeen
+	// run-log/debug-log duplicate detection; a figures-only build drops
+	// the statements older than dupKeep behind the latest (eventCut), once
+	// the index has grown to eventPrune entries
+	events      map[eventKey]eventSeen
+	eventLatest int64
+	eventCut    int64
+	eventPrune  int
 
 	hints map[HintKey]Hint
 	descs lifeDescs
@@ -73,6 +78,9 @@ type Builder struct {
 	// what the graphs handed to OnFinished held, for the sanity counts
 	droppedRows, droppedCont, droppedAtomic, doneSummaries int64
 }
+
+// figuresOnly: the build keeps what the summary prints (OnFinished).
+func (b *Builder) figuresOnly() bool { return b.OnFinished != nil }
 
 // MaxOpenGraphs is the most graphs that were created and not yet finished
 // (OnFinished) at any time of the build.
@@ -191,6 +199,12 @@ func (b *Builder) IsDuplicateEvent(m *gelog.Meta) bool {
 	if m.EventKey == 0 {
 		return false
 	}
+	if b.figuresOnly() && m.Time != 0 {
+		b.eventLatest = max(b.eventLatest, m.Time)
+		if b.eventCut != 0 && m.Time < b.eventCut+DupEventWindow {
+			b.Diag(Diagnostic{Path: b.Path(m.File), Line: m.Line, Reason: diag.DuplicateUnchecked})
+		}
+	}
 	k := eventKey{m.PID, m.TID, m.EventKey}
 	if s, ok := b.events[k]; ok {
 		dt := m.Time - s.time
@@ -203,7 +217,31 @@ func (b *Builder) IsDuplicateEvent(m *gelog.Meta) bool {
 		}
 	}
 	b.events[k] = eventSeen{time: m.Time, file: m.File, event: m.Event}
+	if b.figuresOnly() && len(b.events) >= b.eventPrune {
+		b.pruneEvents()
+	}
 	return false
+}
+
+// dupKeep is how far behind the latest statement (µs of log time) a
+// figures-only build keeps statements for the duplicate check: far more
+// than DupEventWindow, since files merged by time may still step back a
+// little, and little enough that a log of many graphs keeps few.
+const dupKeep = 10 * 60 * 1_000_000
+
+// pruneEvents drops the statements more than dupKeep behind the latest:
+// a later copy of one can only come that far behind, where
+// IsDuplicateEvent reports it (diag.DuplicateUnchecked).
+func (b *Builder) pruneEvents() {
+	if cut := b.eventLatest - dupKeep; cut > b.eventCut {
+		b.eventCut = cut
+		for k, s := range b.events {
+			if s.time != 0 && s.time < cut {
+				delete(b.events, k)
+			}
+		}
+	}
+	b.eventPrune = max(2*len(b.events), 1<<12)
 }
 
 // Add feeds one record.
