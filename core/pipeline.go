@@ -287,6 +287,9 @@ func (p *pipeline) finish() (*model.Report, error) {
 	}
 	rep.Diagnostics = append(rep.Diagnostics, recDiags...)
 	c.streams = nil // the records are in the model now
+	if p.opt.onBuilt != nil {
+		p.opt.onBuilt()
+	}
 	b.Finish()
 	switch {
 	case p.opt.Summary && p.opt.FiguresOnly:
