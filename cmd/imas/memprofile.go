@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
@@ -26,6 +27,9 @@ func watchHeap(path string) (stop func()) {
 		if err != nil {
 			return
 		}
+		// The profile describes the heap of the last collection but one:
+		// a collection now makes it describe the heap just measured.
+		runtime.GC()
 		pprof.Lookup("heap").WriteTo(f, 0)
 		f.Close()
 		written = live

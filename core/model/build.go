@@ -338,7 +338,7 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		if i < len(diags) {
 			d = diags[i]
 		}
-		b.R.done.add(g, prev.pid, d, b.Intern)
+		b.R.done.add(g, prev.pid, d)
 		delete(b.graphs, graphKey{prev.pid, prev.inst, g.MemType})
 		b.forgetHint(HintKey{prev.pid, prev.name, g.MemType})
 	}

@@ -457,8 +457,9 @@ func (b *Builder) finishDevices() {
 			pid = g.PID
 			v, ok = g.Logged.Get("smp")
 		} else {
-			w := done.d.at(done.i)
-			pid, v, ok = pidString(w.PID), w.Smp, w.logged&loggedSmp != 0
+			var n int64
+			n, v, ok = done.d.smpOf(done.i)
+			pid = pidString(n)
 		}
 		if ok {
 			if n, err := strconv.ParseInt(v, 10, 64); err == nil {

@@ -3,25 +3,32 @@ package model
 import (
 	"iter"
 	"slices"
+	"strings"
 )
 
 // GraphDone is what a build that analyses graphs as they finish
 // (Builder.OnFinished) keeps of a finished graph: what "imas total"
-// prints of it and its place in the report's order. Its rows, continuous
-// and atomic lines and GE's other logged fields are let go, so that a log
-// of a hundred thousand small graphs costs a small fixed record per graph.
+// prints of it and its place in the report's order, in a fixed-size
+// record whose texts are numbers in a table of the build. Its rows,
+// continuous and atomic lines and GE's other logged fields are let go, so
+// that a log of a hundred thousand small graphs costs a small record per
+// graph.
 type GraphDone struct {
-	Graph   string
-	PID     int64
-	MemType int64
-	Seq     int
-	Figures
-	// Mop and Smp are GE's logged "mop" and "smp" (the summary line prints
-	// them); logged says which of the two GE printed.
-	Mop, Smp   string
-	logged     uint8
-	HasSummary bool
-	Truncated  int64
+	graph     string // shared with its compilation's instance
+	pid       int64
+	memType   int64
+	truncated int64
+	// the figures (model.Figures) but the topo
+	memorySize, afterReuse, total, geTotal, theoryMin, noReuse int64
+	atomic, zeroCopy, continuous, streams, tensors             int64
+	reuseRate, reachTheoryRate                                 float64
+	seq                                                        int32
+	// topo, and GE's logged mop and smp (the summary line prints them),
+	// as numbers in doneGraphs.texts; logged says which of mop and smp
+	// GE printed
+	topo, mop, smp uint32
+	logged         uint8
+	hasSummary     bool
 }
 
 const (
@@ -41,28 +48,47 @@ type doneGraphs struct {
 	diags     map[int][]Diagnostic
 	conflicts map[int][]Conflict
 	order     []int32 // indexes in report order (Builder.Finish)
+	// the topo, mop and smp texts, numbered (they are a few values)
+	texts   []string
+	textNum map[string]uint32
 }
 
 func (d *doneGraphs) at(i int) *GraphDone { return &d.blocks[i/doneBlock][i%doneBlock] }
 
+// num returns the number of text s in d.texts.
+func (d *doneGraphs) num(s string) uint32 {
+	if n, ok := d.textNum[s]; ok {
+		return n
+	}
+	if d.textNum == nil {
+		d.textNum = map[string]uint32{}
+	}
+	// A copy: s is a substring of its summary line's copy.
+	n := uint32(len(d.texts))
+	d.texts = append(d.texts, strings.Clone(s))
+	d.textNum[d.texts[n]] = n
+	return n
+}
+
 // add keeps g as done, with its figure diagnostics.
-func (d *doneGraphs) add(g *Graph, pid int64, diags []Diagnostic, intern func(string) string) {
+func (d *doneGraphs) add(g *Graph, pid int64, diags []Diagnostic) {
 	if d.n%doneBlock == 0 {
 		d.blocks = append(d.blocks, make([]GraphDone, doneBlock))
 	}
 	i := d.n
 	d.n++
+	f := &g.Figures
+	*d.at(i) = GraphDone{graph: g.Graph, pid: pid, memType: g.MemType, truncated: g.Truncated,
+		memorySize: f.MemorySize, afterReuse: f.AfterReuse, total: f.Total, geTotal: f.GETotal, theoryMin: f.TheoryMin,
+		noReuse: f.NoReuse, atomic: f.Atomic, zeroCopy: f.ZeroCopy, continuous: f.Continuous, streams: f.Streams,
+		tensors: f.Tensors, reuseRate: f.ReuseRate, reachTheoryRate: f.ReachTheoryRate,
+		seq: int32(g.Seq), topo: d.num(f.Topo), hasSummary: g.HasSummary}
 	w := d.at(i)
-	*w = GraphDone{Graph: g.Graph, PID: pid, MemType: g.MemType, Seq: g.Seq, Figures: g.Figures,
-		HasSummary: g.HasSummary, Truncated: g.Truncated}
-	// The logged texts are substrings of their summary line's copy:
-	// interned, they keep no line alive.
-	w.Topo = intern(w.Topo)
 	if v, ok := g.Logged.Get("mop"); ok {
-		w.Mop, w.logged = intern(v), w.logged|loggedMop
+		w.mop, w.logged = d.num(v), w.logged|loggedMop
 	}
 	if v, ok := g.Logged.Get("smp"); ok {
-		w.Smp, w.logged = intern(v), w.logged|loggedSmp
+		w.smp, w.logged = d.num(v), w.logged|loggedSmp
 	}
 	if len(diags) > 0 {
 		if d.diags == nil {
@@ -81,19 +107,28 @@ func (d *doneGraphs) add(g *Graph, pid int64, diags []Diagnostic, intern func(st
 // graph returns the i-th done graph as a Graph without rows.
 func (d *doneGraphs) graph(i int) *Graph {
 	w := d.at(i)
-	g := &Graph{PID: pidString(w.PID), Graph: w.Graph, MemType: w.MemType, Figures: w.Figures,
+	g := &Graph{PID: pidString(w.pid), Graph: w.graph, MemType: w.memType, Figures: Figures{
+		MemorySize: w.memorySize, AfterReuse: w.afterReuse, Total: w.total, GETotal: w.geTotal, TheoryMin: w.theoryMin,
+		NoReuse: w.noReuse, Atomic: w.atomic, ZeroCopy: w.zeroCopy, Continuous: w.continuous, Streams: w.streams,
+		Topo: d.texts[w.topo], Tensors: w.tensors, ReuseRate: w.reuseRate, ReachTheoryRate: w.reachTheoryRate},
 		Logged: Logged{}, Conflicts: d.conflicts[i], Rows: []Row{}, Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
-		Truncated: w.Truncated, HasSummary: w.HasSummary, Seq: w.Seq}
+		Truncated: w.truncated, HasSummary: w.hasSummary, Seq: int(w.seq)}
 	if g.Conflicts == nil {
 		g.Conflicts = []Conflict{}
 	}
 	if w.logged&loggedMop != 0 {
-		g.Logged = append(g.Logged, LoggedField{"mop", w.Mop})
+		g.Logged = append(g.Logged, LoggedField{"mop", d.texts[w.mop]})
 	}
 	if w.logged&loggedSmp != 0 {
-		g.Logged = append(g.Logged, LoggedField{"smp", w.Smp})
+		g.Logged = append(g.Logged, LoggedField{"smp", d.texts[w.smp]})
 	}
 	return g
+}
+
+// smpOf returns the i-th done graph's logged smp, if GE printed one.
+func (d *doneGraphs) smpOf(i int) (pid int64, smp string, ok bool) {
+	w := d.at(i)
+	return w.pid, d.texts[w.smp], w.logged&loggedSmp != 0
 }
 
 // sort orders the done graphs as Builder.Finish orders graphs.
@@ -106,7 +141,7 @@ func (d *doneGraphs) sort() {
 }
 
 func (d *doneGraphs) compare(a, b *GraphDone) int {
-	return graphOrder(pidString(a.PID), a.Seq, a.MemType, pidString(b.PID), b.Seq, b.MemType)
+	return graphOrder(pidString(a.pid), int(a.seq), a.memType, pidString(b.pid), int(b.seq), b.memType)
 }
 
 // graphOrder is the report's order of graphs: by process, then first seen,
@@ -158,7 +193,7 @@ func (r *Report) WalkGraphs(fn func(open *Graph, done DoneRef) bool) {
 }
 
 func graphOrderOf(a *GraphDone, g *Graph) int {
-	return graphOrder(pidString(a.PID), a.Seq, a.MemType, g.PID, g.Seq, g.MemType)
+	return graphOrder(pidString(a.pid), int(a.seq), a.memType, g.PID, g.Seq, g.MemType)
 }
 
 // DoneRef is a graph a build kept as GraphDone.

@@ -13,19 +13,28 @@ type TapeSizer struct {
 }
 
 // Size returns the size of a chunk's tape. Rows: one per candidate line
-// (each gives at most one), so that rows are never copied; backing only the
-// rows the last chunk's mix predicts saved little and cost more page faults
-// than it saved (the mix moves between 80 and 93 % rows from chunk to chunk
-// on the 560 MB benchmark). Text and rare entries: an eighth more than the
-// last chunk's proportions give for that many rows, so that a chunk with a
-// little more seldom grows (sized for every candidate, the text was 3.5
-// times too big: 10 MB of memory touched for nothing on that benchmark).
+// (each gives at most one) when the last chunk had at least half rows, so
+// that rows are never copied; backing only the rows the last chunk's mix
+// predicts saved little and cost more page faults than it saved where the
+// mix moves between 80 and 93 % rows from chunk to chunk (the 560 MB
+// benchmark). A chunk of few rows (pool lines, allocator statements) gets
+// room for the rows its mix predicts and an eighth, and grows to one per
+// candidate if it needs more: sized for every candidate, the rows of
+// pool-heavy logs were two fifths of what imas total held. Text and rare
+// entries: an eighth more than the last chunk's proportions give for that
+// many rows, so that a chunk with a little more seldom grows (sized for
+// every candidate, the text was 3.5 times too big: 10 MB of memory touched
+// for nothing on that benchmark).
 func (s *TapeSizer) Size(cand int) TapeSize {
 	if !s.sized {
-		return TapeSize{Rows: cand, Text: cand * 32}
+		return TapeSize{Rows: cand, Text: cand * 32, MaxRows: cand}
 	}
 	likely := min(cand, (cand*s.rowsPer1024+1023)/1024*9/8+16)
-	return TapeSize{Rows: cand, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024}
+	rows := cand
+	if s.rowsPer1024 < 512 {
+		rows = likely
+	}
+	return TapeSize{Rows: rows, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024, MaxRows: cand}
 }
 
 // Learn records what a finished chunk's tape needed.

@@ -8,8 +8,9 @@ import (
 )
 
 // TestTapeSize checks how a worker sizes the next chunk's tape from the
-// last one: a row per candidate line, text and rare entries for what the
-// same proportions need plus an eighth, and no guess before a first chunk.
+// last one: a row per candidate line after a chunk of at least half rows,
+// else the rows, and always the text and rare entries, that the same
+// proportions need plus an eighth, and no guess before a first chunk.
 func TestTapeSizer(t *testing.T) {
 	tapeOf := func(rows, nameLen, rare int) *RowTape {
 		tape := NewRowTape(TapeSize{Rows: rows})
@@ -47,8 +48,29 @@ func TestTapeSizer(t *testing.T) {
 	if sz := sc.Size(500); sz.Text != 500*8 || sz.Rare != 0 {
 		t.Errorf("all rows, 8-byte names: %+v for 500 candidates", sz)
 	}
-	sc.Learn(500, tapeOf(0, 0, 0)) // no rows at all: text for a few, rows kept
-	if sz := sc.Size(500); sz.Rows != 500 || sz.Text != 16*8 {
-		t.Errorf("after a chunk without rows: %+v, want 500 rows and text for 16", sz)
+	sc.Learn(500, tapeOf(0, 0, 0)) // no rows at all: room for a few
+	if sz := sc.Size(500); sz.Rows != 16 || sz.MaxRows != 500 || sz.Text != 16*8 {
+		t.Errorf("after a chunk without rows: %+v, want 16 rows (500 at most) and text for 16", sz)
+	}
+	sc.Learn(1000, tapeOf(100, 8, 0)) // a tenth rows
+	if sz := sc.Size(1000); sz.Rows < 100*9/8+16 || sz.Rows > 100*9/8+20 || sz.MaxRows != 1000 {
+		t.Errorf("after a tenth rows: %+v, want about 128 rows, 1000 at most", sz)
+	}
+}
+
+// TestTapeGrowsToMaxRows: a tape whose rows fill grows to room for a row
+// per candidate in one step, and keeps every row.
+func TestTapeGrowsToMaxRows(t *testing.T) {
+	tape := NewRowTape(TapeSize{Rows: 4, MaxRows: 100})
+	for i := range 5 {
+		tape.Append(&gelog.SetRow{Node: "n", Kind: "output", Index: int64(i)})
+	}
+	if cap(tape.rows) != 100 {
+		t.Errorf("rows grew to %d, want 100", cap(tape.rows))
+	}
+	for i := range 5 {
+		if tape.rows[i].index != int64(i) {
+			t.Fatalf("row %d has index %d", i, tape.rows[i].index)
+		}
 	}
 }

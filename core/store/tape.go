@@ -29,9 +29,10 @@ import (
 
 // RowTape is a sequence of rows. The zero value is empty and ready to use.
 type RowTape struct {
-	rows []tapeRow
-	text []byte // node names, referenced by tapeRow.node
-	rare []tapeRare
+	rows    []tapeRow
+	text    []byte // node names, referenced by tapeRow.node
+	rare    []tapeRare
+	maxRows int // TapeSize.MaxRows
 }
 
 type tapeRow struct {
@@ -62,11 +63,14 @@ type TapeSize struct {
 	Rows int
 	Text int // bytes of node names
 	Rare int // rare entries
+	// MaxRows is the most rows the chunk can give (one per candidate
+	// line): a tape whose Rows fill grows to it in one step.
+	MaxRows int
 }
 
 // NewRowTape returns a tape of size sz.
 func NewRowTape(sz TapeSize) *RowTape {
-	t := &RowTape{rows: make([]tapeRow, 0, sz.Rows), text: make([]byte, 0, sz.Text)}
+	t := &RowTape{rows: make([]tapeRow, 0, sz.Rows), text: make([]byte, 0, sz.Text), maxRows: sz.MaxRows}
 	if sz.Rare > 0 {
 		t.rare = make([]tapeRare, 0, sz.Rare)
 	}
@@ -95,11 +99,13 @@ func (t *RowTape) Bytes() int {
 // moves) would make the row store most of Append's time.
 func (t *RowTape) Append(r *gelog.SetRow) int {
 	n := len(t.rows)
-	if n < cap(t.rows) {
-		t.rows = t.rows[:n+1]
-	} else {
-		t.rows = append(t.rows, tapeRow{})
+	if n == cap(t.rows) {
+		rows := make([]tapeRow, n, max(t.maxRows, 2*n, 16))
+		prefault.Slice(rows)
+		copy(rows, t.rows)
+		t.rows = rows
 	}
+	t.rows = t.rows[:n+1]
 	w := &t.rows[n]
 	w.pid, w.tid = r.PID, r.TID
 	w.index, w.offset, w.stream, w.memType = r.Index, r.Offset, r.Stream, r.MemType
