@@ -97,19 +97,27 @@ type nameKey struct {
 	name string
 }
 
+// An instance is kept for every compilation of a run (a recompilation is
+// numbered after the ones before), so it is small.
 type instance struct {
 	pid     int64
-	name    string // as printed
-	inst    string // with #n suffix
-	n       int
-	closed  bool // AfterAssignMemory seen
+	inst    string // the name as printed, with "#n" after the first
 	summary memtypes
-	seq     int
 	// graphs: one per memory type, in order of creation; those handed to
 	// OnFinished are kept as GraphDone and leave the list
 	graphs []*Graph
+	n, seq int32
+	closed bool // AfterAssignMemory seen
 	// finished: handed to OnFinished
 	finished bool
+}
+
+// name is the graph name as printed, without the "#n" of a recompilation.
+func (in *instance) name() string {
+	if in.n == 1 {
+		return in.inst
+	}
+	return in.inst[:len(in.inst)-len(strconv.Itoa(int(in.n)))-1]
 }
 
 // memtypes is a small set of memory types (those of a compilation that
@@ -300,12 +308,12 @@ func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
 	in := b.instances[k]
 	if in == nil {
 		b.seq++
-		in = &instance{pid: pid, name: name, inst: name, n: 1, seq: b.seq}
+		in = &instance{pid: pid, inst: name, n: 1, seq: int32(b.seq)}
 		b.instances[k] = in
 	} else if reopen && in.closed {
 		n := in.n + 1
 		b.seq++
-		in = &instance{pid: pid, name: name, inst: name + "#" + strconv.Itoa(n), n: n, seq: b.seq}
+		in = &instance{pid: pid, inst: name + "#" + strconv.Itoa(int(n)), n: n, seq: int32(b.seq)}
 		b.instances[k] = in
 	}
 	b.setLast(pid, in)
@@ -340,7 +348,7 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		}
 		b.R.done.add(g, prev.pid, d)
 		delete(b.graphs, graphKey{prev.pid, prev.inst, g.MemType})
-		b.forgetHint(HintKey{prev.pid, prev.name, g.MemType})
+		b.forgetHint(HintKey{prev.pid, prev.name(), g.MemType})
 	}
 	prev.graphs = nil
 }
@@ -365,13 +373,13 @@ func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Gr
 		// A graph kept as GraphDone: its figures are final, and what
 		// this statement would change of it is not kept (statements that
 		// change a figure are reported by their callers).
-		return &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype, Seq: in.seq}
+		return &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype, Seq: int(in.seq)}
 	}
 	if g == nil {
 		// in.inst is shared by the instance's graphs already.
 		g = &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype,
 			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
-			File: file, Line: line, Seq: in.seq}
+			File: file, Line: line, Seq: int(in.seq)}
 		b.graphs[k] = g
 		in.graphs = append(in.graphs, g)
 		b.maxOpen = max(b.maxOpen, len(b.graphs))
@@ -409,7 +417,7 @@ func (b *Builder) SizeHints(h map[HintKey]Hint) { b.hints = h }
 // the rows counted for the name, assuming every compilation of the name has
 // as many rows (they usually do; append grows the rest).
 func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
-	n := b.hintedRows(HintKey{in.pid, in.name, memtype})
+	n := b.hintedRows(HintKey{in.pid, in.name(), memtype})
 	if n == 0 {
 		return []Row{}
 	}
