@@ -59,8 +59,6 @@ type consumer struct {
 	merge *merger
 	mb    *model.Builder
 	built *model.Builder // the one whose report finish returned
-	// early analyses each builder's finished graphs (Options.FiguresOnly).
-	early map[*model.Builder]*analyze.Early
 	// kept counts the chunks of streams; maxHeld is the most parsed chunks
 	// held at once, waiting to be built (tests check that it does not grow
 	// with the input).
@@ -95,12 +93,7 @@ func (c *consumer) newBuilder() *model.Builder {
 	b.SizeHints(c.hints)
 	b.SummaryOnly = c.p.opt.Summary
 	if c.p.opt.Summary && c.p.opt.FiguresOnly {
-		e := analyze.NewEarly()
-		b.OnFinished = e.Finish
-		if c.early == nil {
-			c.early = map[*model.Builder]*analyze.Early{}
-		}
-		c.early[b] = e
+		b.OnFinished = analyze.NewEarly().Finish
 	}
 	return b
 }

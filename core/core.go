@@ -38,6 +38,9 @@ type Options struct {
 	Parser ChunkParser
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
+	// onBuilt, if set, is called once every record is in the model, before
+	// the report is made of it (tests measure what the build holds).
+	onBuilt func()
 }
 
 // Progress reports a run's advance.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"hash/maphash"
 	"io"
 	"math"
 	"slices"
@@ -51,7 +52,7 @@ func (p *pipeline) plan(hs *heads) {
 	if hs.startsOutOfOrder() {
 		c.inOrder = false
 	}
-	if len(hs.srcs) == 1 && hs.plain(0) {
+	if len(hs.srcs) == 1 && hs.get(0).plain {
 		p.firstFrom = []mergeKey{mergeEnd, mergeEnd} // no file comes later
 	} else if len(hs.srcs) <= maxPlanned {
 		p.readOrder()
@@ -119,8 +120,9 @@ var mergeEnd = mergeKey{math.MaxInt64, math.MaxInt32}
 // (startsOutOfOrder) and the merge time of its first record
 // (planHorizons).
 type fileHead struct {
-	read  bool // the fields below are set
-	plain bool // a file on disk that opens and is not an archive
+	read  bool   // the fields below are set
+	plain bool   // a file on disk that opens and is not an archive
+	sum   uint64 // hash of the head (input.MarkUnique)
 	stamp int64
 	// first is the merge time of the first record (math.MaxInt64 when the
 	// file has none), when known is set.
@@ -172,6 +174,7 @@ func (hs *heads) get(i int) *fileHead {
 		return h
 	}
 	h.plain = true
+	h.sum = maphash.Bytes(headSeed, head)
 	h.stamp = firstStamp(head[:min(len(head), stampBytes)])
 	if len(hs.srcs) > 1 {
 		// A head shorter than the buffer is the whole file, so its first
@@ -192,8 +195,15 @@ func (hs *heads) get(i int) *fileHead {
 	return h
 }
 
-// plain reports whether source i is a file on disk of plain text.
-func (hs *heads) plain(i int) bool { return hs.get(i).plain }
+// headSeed seeds the hashes of heads: they are compared within a run.
+var headSeed = maphash.MakeSeed()
+
+// plain reports whether source i is a file on disk of plain text, and the
+// hash of its head.
+func (hs *heads) plain(i int) (sum uint64, plain bool) {
+	h := hs.get(i)
+	return h.sum, h.plain
+}
 
 // firstStamp is the time of the first line of head with a plog timestamp,
 // 0 when none has one (a cut last line does not count: its time may be
@@ -250,7 +260,7 @@ func (p *pipeline) planHorizons(k int) {
 		return // sources that come one at a time (AnalyzeSeq)
 	}
 	n := len(p.heads.srcs)
-	if k+1 >= n || k >= 0 && !p.heads.plain(p.sourceAt(k)) {
+	if k+1 >= n || k >= 0 && !p.heads.get(p.sourceAt(k)).plain {
 		return // an archive's members still to come are not known
 	}
 	first := make([]mergeKey, n+1)

@@ -288,10 +288,16 @@ func (p *pipeline) finish() (*model.Report, error) {
 	}
 	rep.Diagnostics = append(rep.Diagnostics, recDiags...)
 	c.streams = nil // the records are in the model now
+	if p.opt.onBuilt != nil {
+		p.opt.onBuilt()
+	}
 	b.Finish()
-	if p.opt.Summary {
-		analyze.SummaryAfter(rep, c.early[b])
-	} else {
+	switch {
+	case p.opt.Summary && p.opt.FiguresOnly:
+		analyze.SummaryAfter(rep)
+	case p.opt.Summary:
+		analyze.Summary(rep)
+	default:
 		analyze.All(rep)
 	}
 	capDiagnostics(rep, p.opt.MaxDiagnostics)

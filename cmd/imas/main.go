@@ -67,6 +67,14 @@ func main() {
 			os.Exit(code)
 		}
 	}
+	// IMAS_MEMPROFILE=file writes the heap profile of the run's largest
+	// live heap (watchHeap), for "go tool pprof -sample_index=inuse_space".
+	if p := os.Getenv("IMAS_MEMPROFILE"); p != "" {
+		stopWatch := watchHeap(p)
+		code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stopWatch()
+		os.Exit(code)
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 

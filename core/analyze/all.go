@@ -12,16 +12,17 @@ import (
 // parallel: each analysis writes only its own graph and reads its siblings'
 // rows, and diagnostics are added in graph order, so the result does not
 // depend on scheduling.
-func All(rep *model.Report) { run(rep, true, nil) }
+func All(rep *model.Report) { run(rep, true, false) }
 
 // Summary runs what a summary ("imas total") shows: the figures, the reuse
 // conflicts and the run-time figures, without the waste and peak breakdowns
 // and the address checks (about a tenth of the time of a big analysis).
-func Summary(rep *model.Report) { run(rep, false, nil) }
+func Summary(rep *model.Report) { run(rep, false, false) }
 
-// run analyses rep; graphs early analysed already (nil: none) keep their
-// figures and conflicts.
-func run(rep *model.Report, detail bool, early *Early) {
+// run analyses rep. With early, the graphs Early analysed already are in
+// rep as done (model.Report.WalkGraphs): their figure diagnostics take
+// their place in graph order among those of the others.
+func run(rep *model.Report, detail bool, early bool) {
 	type inst struct{ pid, graph string }
 	byInst := map[inst][]*model.Graph{}
 	for _, g := range rep.Graphs {
@@ -42,17 +43,30 @@ func run(rep *model.Report, detail bool, early *Early) {
 	peaks := make([]peak, len(rep.Graphs))
 	forEach(len(rep.Graphs), func(i int) {
 		g := rep.Graphs[i]
-		if d, ok := early.finished(g); ok {
-			diags[i] = d
-			return
-		}
 		p := &peaks[i]
 		p.bytes, p.step = PeakStep(g.Rows)
 		diags[i] = figures(g, p.bytes, siblings(g))
 	})
-	for _, ds := range diags {
-		for _, d := range ds {
-			addDiag(rep, d)
+	if early {
+		open := 0
+		rep.WalkGraphs(func(g *model.Graph, done model.DoneRef) bool {
+			var ds []model.Diagnostic
+			if g == nil {
+				ds = done.Diagnostics()
+			} else {
+				ds = diags[open]
+				open++
+			}
+			for _, d := range ds {
+				addDiag(rep, d)
+			}
+			return true
+		})
+	} else {
+		for _, ds := range diags {
+			for _, d := range ds {
+				addDiag(rep, d)
+			}
 		}
 	}
 	// The runtime analyses read graphs' rows only; they run as one more
@@ -65,9 +79,7 @@ func run(rep *model.Report, detail bool, early *Early) {
 		i--
 		g := rep.Graphs[i]
 		if !detail {
-			if _, ok := early.finished(g); !ok {
-				g.Conflicts = Conflicts(g)
-			}
+			g.Conflicts = Conflicts(g)
 			return
 		}
 		var sib []*model.Graph

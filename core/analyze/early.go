@@ -5,27 +5,28 @@ import "imas/core/model"
 // Early runs a summary's per-graph analyses as graphs are finished while
 // the model is built (model.Builder.OnFinished): counted rows, figures and
 // reuse conflicts of a compilation are computed as soon as nothing later
-// can change them, and its rows are let go, so that memory holds the rows
-// of the graphs still open rather than every row of the run. SummaryAfter
-// then skips those graphs and adds their diagnostics in graph order, where
-// Summary adds every graph's, so the report is Summary's without the rows.
+// can change them, and the builder keeps only what a summary prints of
+// them (model.GraphDone), so that memory holds the rows of the graphs
+// still open rather than every row of the run. SummaryAfter then analyses
+// the graphs still open and lists every graph's figure diagnostics in
+// graph order, so the report is Summary's without the rows.
 type Early struct {
 	marker model.CountMarker
-	// diags holds each finished graph's figure diagnostics (nil for none).
-	diags map[*model.Graph][]model.Diagnostic
 }
 
-// NewEarly returns an Early with no graph finished.
-func NewEarly() *Early { return &Early{diags: map[*model.Graph][]model.Diagnostic{}} }
+// NewEarly returns an Early.
+func NewEarly() *Early { return &Early{} }
 
-// Finish analyses the graphs of one compilation (one per memory type);
-// the builder lets their rows go after.
-func (e *Early) Finish(gs []*model.Graph) {
+// Finish analyses the graphs of one compilation (one per memory type) and
+// returns each one's figure diagnostics; the builder lets their rows go
+// after.
+func (e *Early) Finish(gs []*model.Graph) [][]model.Diagnostic {
 	for _, g := range gs {
 		e.marker.Mark(g)
 	}
+	diags := make([][]model.Diagnostic, len(gs))
 	var sib []*model.Graph
-	for _, g := range gs {
+	for i, g := range gs {
 		sib = sib[:0]
 		for _, o := range gs {
 			if o != g {
@@ -33,22 +34,14 @@ func (e *Early) Finish(gs []*model.Graph) {
 			}
 		}
 		peak, _ := PeakStep(g.Rows)
-		e.diags[g] = figures(g, peak, sib)
+		diags[i] = figures(g, peak, sib)
 	}
 	for _, g := range gs {
 		g.Conflicts = Conflicts(g)
 	}
+	return diags
 }
 
-// finished reports whether g was analysed by e, and its diagnostics.
-func (e *Early) finished(g *model.Graph) ([]model.Diagnostic, bool) {
-	if e == nil {
-		return nil, false
-	}
-	d, ok := e.diags[g]
-	return d, ok
-}
-
-// SummaryAfter is Summary for a report whose finished graphs e analysed
-// already.
-func SummaryAfter(rep *model.Report, e *Early) { run(rep, false, e) }
+// SummaryAfter is Summary for a report whose finished graphs Early
+// analysed already (model.Report.WalkGraphs lists them as done).
+func SummaryAfter(rep *model.Report) { run(rep, false, true) }

@@ -38,6 +38,7 @@ const (
 	AddressOffsetMismatch = "address-offset-mismatch"
 	DiagnosticsTruncated  = "diagnostics-truncated"
 	DuplicateEvent        = "duplicate-event"
+	DuplicateUnchecked    = "duplicate-unchecked"
 	MemoryError           = "memory-error"
 
 	// Ignore rules (counted as "ignored:NAME").
@@ -154,6 +155,9 @@ var table = []Reason{
 	{UncheckedNoAddress, Finding, Info, "Address lines that print no address (the 2020 CopyTransData form).", ""},
 	{DiagnosticsTruncated, Finding, Info, "More diagnostics than the report keeps; the counts are complete, the list is not.", ""},
 	{DuplicateEvent, Finding, Info, "A statement printed in both the run and the debug plog was counted once.", ""},
+	{DuplicateUnchecked, Finding, Warning,
+		"imas total only: a statement GE prints in both the run and the debug plog came more than 10 minutes (of log time) behind the latest line read; imas total keeps the statements of the last 10 minutes only, to keep memory small, so whether it was a copy of one counted already could not be checked, and it was counted.",
+		"Run imas report on the same logs: it checks every copy."},
 	{MemoryError, Finding, Error, "A memory request was refused (out of memory, a driver mapping error, or GE's load-time size check); memory_errors has what was asked, by whom, when, and the device memory before it.",
 		"Free device memory (other processes, smaller batch or model), or check the size GE asked for against the device's."},
 

@@ -13,7 +13,7 @@ import (
 func WriteTotal(w io.Writer, rep *model.Report) error {
 	bw := bufio.NewWriter(w)
 	writeMemoryErrors(bw, rep)
-	for _, g := range rep.Graphs {
+	for g := range rep.AllGraphs() {
 		bw.WriteString(SummaryLine(g))
 		bw.WriteString("\n")
 		writeGraphFindings(bw, g)

@@ -1,12 +1,14 @@
 package input
 
 import (
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
 func TestMarkUnique(t *testing.T) {
+	seed := maphash.MakeSeed()
 	dir := t.TempDir()
 	file := func(name, text string) Source {
 		p := filepath.Join(dir, name)
@@ -16,7 +18,8 @@ func TestMarkUnique(t *testing.T) {
 		return FileSource(p)
 	}
 	a, b := file("a.log", "line one\n"), file("b.log", "a longer line\n")
-	same := file("same.log", "line two\n") // a's size
+	same := file("same.log", "line two\n") // a's size, another text
+	copied := file("copy.log", "line one\n")
 	gzipped := file("c.log.gz", string(gz([]byte("line one\n"))))
 	tarred := file("d.tar", string(tarball([]tarEntry{{"x.log", '0', "line one\n"}})))
 	gone := file("gone.log", "x")
@@ -27,16 +30,17 @@ func TestMarkUnique(t *testing.T) {
 		unique []bool
 	}{
 		{"distinct sizes", []Source{a, b}, []bool{true, true}},
-		{"a size twice", []Source{a, b, same}, []bool{false, true, false}},
+		{"a size twice, other texts", []Source{a, b, same}, []bool{true, true, true}},
+		{"a text twice", []Source{a, b, copied}, []bool{false, true, false}},
 		{"the same file twice", []Source{a, a}, []bool{false, false}},
 		{"a gzip file among them", []Source{a, b, gzipped}, []bool{false, false, false}},
 		{"a tar among them", []Source{tarred, b}, []bool{false, false}},
 		{"a source not on disk", []Source{a, BytesSource("x.log", []byte("line one\n"))}, []bool{false, false}},
 		{"a file gone", []Source{a, gone}, []bool{false, false}},
 	} {
-		got := MarkUnique(tc.srcs, func(i int) bool {
-			_, ok := Head(tc.srcs[i], 512)
-			return ok
+		got := MarkUnique(tc.srcs, func(i int) (uint64, bool) {
+			head, ok := Head(tc.srcs[i], 512)
+			return maphash.Bytes(seed, head), ok
 		})
 		for i, s := range got {
 			if s.Unique != tc.unique[i] {

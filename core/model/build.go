@@ -39,8 +39,13 @@ type Builder struct {
 		backed int
 	}
 
-	// run-log/debug-log duplicate detection
-	events map[eventKey]eventSeen
+	// run-log/debug-log duplicate detection; a figures-only build drops
+	// the statements older than dupKeep behind the latest (eventCut), once
+	// the index has grown to eventPrune entries
+	events      map[eventKey]eventSeen
+	eventLatest int64
+	eventCut    int64
+	eventPrune  int
 
 	hints map[HintKey]Hint
 	descs lifeDescs
@@ -61,15 +66,25 @@ type Builder struct {
 	// rows: each of them has its summary line and the process has moved on
 	// to another compilation (lines such as "after append ws" edit the
 	// rows of the compilation most recently touched, after its summary).
-	// It computes what is needed of their rows, which are let go after
-	// it returns. A later statement that would still need those rows is
-	// reported (diag.FinishedGraphEdited). Set it before the first Add.
-	OnFinished func(gs []*Graph)
-	// graphs handed to OnFinished, and the most graphs created and not
-	// handed to it at any time (tests check it stays small)
-	finishedGraphs, maxOpen int
-	droppedRows             int64 // rows let go after OnFinished
+	// It computes their figures and conflicts and returns each one's
+	// figure diagnostics; the builder then keeps only a GraphDone of each
+	// (the report lists them with Report.WalkGraphs), and lets the rest
+	// go: rows, continuous and atomic lines, logged fields. A later
+	// statement that would still need those rows is reported
+	// (diag.FinishedGraphEdited). Set it before the first Add. It also
+	// drops what only the detail analyses and report.json read: regions and
+	// operator-address checks, and run-log/debug-log copies whose window
+	// has passed (IsDuplicateEvent).
+	OnFinished func(gs []*Graph) [][]Diagnostic
+	// the most graphs created and not handed to OnFinished at any time
+	// (tests check it stays small)
+	maxOpen int
+	// what the graphs handed to OnFinished held, for the sanity counts
+	droppedRows, droppedCont, droppedAtomic, doneSummaries int64
 }
+
+// figuresOnly: the build keeps what the summary prints (OnFinished).
+func (b *Builder) figuresOnly() bool { return b.OnFinished != nil }
 
 // MaxOpenGraphs is the most graphs that were created and not yet finished
 // (OnFinished) at any time of the build.
@@ -86,17 +101,52 @@ type nameKey struct {
 	name string
 }
 
+// An instance is kept for every compilation of a run (a recompilation is
+// numbered after the ones before), so it is small.
 type instance struct {
 	pid     int64
-	name    string // as printed
-	inst    string // with #n suffix
-	n       int
-	closed  bool // AfterAssignMemory seen
-	summary map[int64]bool
-	seq     int
-	graphs  []*Graph // one per memory type, in order of creation
-	// finished: handed to OnFinished (its rows may be gone)
+	inst    string // the name as printed, with "#n" after the first
+	summary memtypes
+	// graphs: one per memory type, in order of creation; those handed to
+	// OnFinished are kept as GraphDone and leave the list
+	graphs []*Graph
+	n, seq int32
+	closed bool // AfterAssignMemory seen
+	// finished: handed to OnFinished
 	finished bool
+}
+
+// name is the graph name as printed, without the "#n" of a recompilation.
+func (in *instance) name() string {
+	if in.n == 1 {
+		return in.inst
+	}
+	return in.inst[:len(in.inst)-len(strconv.Itoa(int(in.n)))-1]
+}
+
+// memtypes is a small set of memory types (those of a compilation that
+// printed their summary): nearly always HBM alone, which is shared.
+type memtypes []int64
+
+var hbmOnly = memtypes{2}
+
+func (m memtypes) has(mt int64) bool {
+	for _, v := range m {
+		if v == mt {
+			return true
+		}
+	}
+	return false
+}
+
+func (m memtypes) add(mt int64) memtypes {
+	switch {
+	case m.has(mt):
+		return m
+	case len(m) == 0 && mt == 2:
+		return hbmOnly
+	}
+	return append(m[:len(m):len(m)], mt) // never into the shared set
 }
 
 type eventKey struct {
@@ -161,6 +211,12 @@ func (b *Builder) IsDuplicateEvent(m *gelog.Meta) bool {
 	if m.EventKey == 0 {
 		return false
 	}
+	if b.figuresOnly() && m.Time != 0 {
+		b.eventLatest = max(b.eventLatest, m.Time)
+		if b.eventCut != 0 && m.Time < b.eventCut+DupEventWindow {
+			b.Diag(Diagnostic{Path: b.Path(m.File), Line: m.Line, Reason: diag.DuplicateUnchecked})
+		}
+	}
 	k := eventKey{m.PID, m.TID, m.EventKey}
 	if s, ok := b.events[k]; ok {
 		dt := m.Time - s.time
@@ -173,7 +229,31 @@ func (b *Builder) IsDuplicateEvent(m *gelog.Meta) bool {
 		}
 	}
 	b.events[k] = eventSeen{time: m.Time, file: m.File, event: m.Event}
+	if b.figuresOnly() && len(b.events) >= b.eventPrune {
+		b.pruneEvents()
+	}
 	return false
+}
+
+// dupKeep is how far behind the latest statement (µs of log time) a
+// figures-only build keeps statements for the duplicate check: far more
+// than DupEventWindow, since files merged by time may still step back a
+// little, and little enough that a log of many graphs keeps few.
+const dupKeep = 10 * 60 * 1_000_000
+
+// pruneEvents drops the statements more than dupKeep behind the latest:
+// a later copy of one can only come that far behind, where
+// IsDuplicateEvent reports it (diag.DuplicateUnchecked).
+func (b *Builder) pruneEvents() {
+	if cut := b.eventLatest - dupKeep; cut > b.eventCut {
+		b.eventCut = cut
+		for k, s := range b.events {
+			if s.time != 0 && s.time < cut {
+				delete(b.events, k)
+			}
+		}
+	}
+	b.eventPrune = max(2*len(b.events), 1<<12)
 }
 
 // Add feeds one record.
@@ -232,12 +312,12 @@ func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
 	in := b.instances[k]
 	if in == nil {
 		b.seq++
-		in = &instance{pid: pid, name: name, inst: name, n: 1, summary: map[int64]bool{}, seq: b.seq}
+		in = &instance{pid: pid, inst: name, n: 1, seq: int32(b.seq)}
 		b.instances[k] = in
 	} else if reopen && in.closed {
 		n := in.n + 1
 		b.seq++
-		in = &instance{pid: pid, name: name, inst: name + "#" + strconv.Itoa(n), n: n, summary: map[int64]bool{}, seq: b.seq}
+		in = &instance{pid: pid, inst: name + "#" + strconv.Itoa(int(n)), n: n, seq: int32(b.seq)}
 		b.instances[k] = in
 	}
 	b.setLast(pid, in)
@@ -253,18 +333,35 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		return
 	}
 	for _, g := range prev.graphs {
-		if !prev.summary[g.MemType] {
+		if !prev.summary.has(g.MemType) {
 			return
 		}
 	}
 	prev.finished = true
-	b.finishedGraphs += len(prev.graphs)
-	b.OnFinished(prev.graphs)
-	for _, g := range prev.graphs {
+	diags := b.OnFinished(prev.graphs)
+	for i, g := range prev.graphs {
 		b.droppedRows += int64(len(g.Rows))
-		g.Rows = []Row{}
+		b.droppedCont += int64(len(g.Reassign))
+		b.droppedAtomic += int64(len(g.AtomicPieces))
+		if g.HasSummary {
+			b.doneSummaries++
+		}
+		var d []Diagnostic
+		if i < len(diags) {
+			d = diags[i]
+		}
+		b.R.done.add(g, prev.pid, d)
+		delete(b.graphs, graphKey{prev.pid, prev.inst, g.MemType})
+		b.forgetHint(HintKey{prev.pid, prev.name(), g.MemType})
 	}
+	prev.graphs = nil
 }
+
+// forgetHint drops the size hint of a finished compilation's graph: a
+// later compilation of the name is sized by what is counted after (hints
+// only size allocations), and a log of many graph names keeps no hint
+// of each.
+func (b *Builder) forgetHint(k HintKey) { delete(b.hints, k) }
 
 // editsFinished reports a statement that changes a graph of a finished
 // compilation (OnFinished): its figures were computed without it.
@@ -276,14 +373,22 @@ func (b *Builder) editsFinished(in *instance, file int32, line int64, what strin
 func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Graph {
 	k := graphKey{in.pid, in.inst, memtype}
 	g := b.graphs[k]
+	if g == nil && in.finished && in.summary.has(memtype) {
+		// A graph kept as GraphDone: its figures are final, and what
+		// this statement would change of it is not kept (statements that
+		// change a figure are reported by their callers).
+		return &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype, Seq: int(in.seq)}
+	}
 	if g == nil {
-		g = &Graph{PID: pidString(in.pid), Graph: b.Intern(in.inst), MemType: memtype,
+		// in.inst is shared by the instance's graphs already.
+		g = &Graph{PID: pidString(in.pid), Graph: in.inst, MemType: memtype,
 			Logged: Logged{}, Conflicts: []Conflict{}, Rows: b.rowsFor(in, memtype), Reassign: []Reassign{}, AtomicPieces: []AtomicPiece{},
-			File: file, Line: line, Seq: in.seq}
+			File: file, Line: line, Seq: int(in.seq)}
 		b.graphs[k] = g
 		in.graphs = append(in.graphs, g)
-		b.maxOpen = max(b.maxOpen, len(b.graphs)-b.finishedGraphs)
-		if in.finished && memtype == 2 && len(in.graphs) > 1 {
+		b.maxOpen = max(b.maxOpen, len(b.graphs))
+		if in.finished && memtype == 2 {
+			// A finished compilation has a graph already.
 			// HBM's zero-copy figure counts its siblings' rows.
 			b.editsFinished(in, file, line, "an HBM summary")
 		}
@@ -316,7 +421,7 @@ func (b *Builder) SizeHints(h map[HintKey]Hint) { b.hints = h }
 // the rows counted for the name, assuming every compilation of the name has
 // as many rows (they usually do; append grows the rest).
 func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
-	n := b.hintedRows(HintKey{in.pid, in.name, memtype})
+	n := b.hintedRows(HintKey{in.pid, in.name(), memtype})
 	if n == 0 {
 		return []Row{}
 	}
@@ -505,17 +610,17 @@ func (b *Builder) addAtomic(r *gelog.AtomicPiece) {
 func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	k := nameKey{r.PID, r.Graph}
 	in := b.instances[k]
-	if in == nil || (in.closed && in.summary[r.MemType]) {
+	if in == nil || (in.closed && in.summary.has(r.MemType)) {
 		// A summary with no rows of its own (run log only), or a second
 		// compilation that printed no rows.
 		in = b.inst(r.PID, r.Graph, true)
-		if in.summary[r.MemType] {
+		if in.summary.has(r.MemType) {
 			in.closed = true
 			in = b.inst(r.PID, r.Graph, true)
 		}
 	}
 	in.closed = true
-	in.summary[r.MemType] = true
+	in.summary = in.summary.add(r.MemType)
 	b.setLast(r.PID, in)
 	b.gen++
 	g := b.graph(in, r.MemType, r.File, r.Line)
@@ -557,8 +662,7 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 	if in.finished && kind != "" {
 		b.editsFinished(in, r.File, r.Line, "an after append ws line")
 	}
-	for mt, ok := range in.summary {
-		_ = ok
+	for _, mt := range in.summary {
 		g := b.graphs[graphKey{in.pid, in.inst, mt}]
 		if g == nil {
 			continue
@@ -583,24 +687,21 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 }
 
 // Finish returns the report with graphs in first-seen order and counted
-// tensors marked. Figures are left to the analyze package.
+// tensors marked. Figures are left to the analyze package, but for the
+// graphs kept as GraphDone (OnFinished).
 func (b *Builder) Finish() *Report {
 	gs := make([]*Graph, 0, len(b.graphs))
 	for _, g := range b.graphs {
 		gs = append(gs, g)
 	}
 	markAllCounted(gs)
+	// graphs in first-seen order per process
 	sort.Slice(gs, func(i, j int) bool {
 		a, c := gs[i], gs[j]
-		if a.PID != c.PID {
-			return pidLess(a.PID, c.PID)
-		}
-		if a.Seq != c.Seq {
-			return a.Seq < c.Seq // graphs in first-seen order
-		}
-		return a.MemType < c.MemType
+		return graphOrder(a.PID, a.Seq, a.MemType, c.PID, c.Seq, c.MemType) < 0
 	})
 	b.R.Graphs = gs
+	b.R.done.sort()
 	b.finishOther()
 	return b.R
 }

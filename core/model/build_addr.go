@@ -74,6 +74,9 @@ const anyGraph = -2
 func (b *Builder) addRegion(r *gelog.Region) {
 	s := &b.o().addr
 	b.o().mall.seeDevice(r.PID, r.Device)
+	if b.figuresOnly() {
+		return // regions serve the address checks and report.json only
+	}
 	if r.Release {
 		for i := len(b.R.Regions) - 1; i >= 0; i-- {
 			g := &b.R.Regions[i]
@@ -116,6 +119,9 @@ func (b *Builder) addUserMemoryLoad(r *gelog.UserMemoryLoad) {
 
 func (b *Builder) addAddress(r *gelog.OpAddress) {
 	s := &b.o().addr
+	if b.figuresOnly() {
+		return // the address checks are not run
+	}
 	k := addrKey{r.PID, r.GraphID}
 	ac := s.checks[k]
 	if ac == nil {

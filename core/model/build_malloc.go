@@ -45,7 +45,27 @@ type mallocState struct {
 		ok       bool
 		pid, dev int64
 	}
+
+	// A figures-only build (Builder.figuresOnly) lists no malloc: it sums
+	// the counted ones as they come, by (pid, device as logged,
+	// category), in order of first appearance, and holds only the mallocs
+	// that pending, ptrs or noPtr name (by index, as if listed).
+	held       map[int]*Malloc
+	next       int
+	mallocPIDs map[int64]bool // the processes with a malloc
+	sums       map[sumKey]*mallocSum
+	sumOrder   []sumKey
 }
+
+type sumKey struct {
+	pid string
+	dev int64
+	cat string
+}
+
+// mallocSum sums counted mallocs: count, bytes of those that are not
+// physical pages (the category totals), size of all (MemoryPicture).
+type mallocSum struct{ count, bytes, size int64 }
 
 type allocHint struct{ device, size int64 }
 
@@ -90,7 +110,60 @@ func (s *mallocState) init() {
 	s.noPtr = map[thread]int{}
 	s.lastPage = map[thread]int64{}
 	s.freed = map[catKey]int64{}
+	s.held = map[int]*Malloc{}
+	s.mallocPIDs = map[int64]bool{}
+	s.sums = map[sumKey]*mallocSum{}
 }
+
+// keepMalloc lists m (or, figures-only, sums and holds it) and returns
+// its index.
+func (b *Builder) keepMalloc(m Malloc) int {
+	if !b.figuresOnly() {
+		b.R.Mallocs = append(b.R.Mallocs, m)
+		return len(b.R.Mallocs) - 1
+	}
+	s := &b.o().mall
+	idx := s.next
+	s.next++
+	s.mallocPIDs[pidInt(m.PID)] = true
+	if m.Counted {
+		k := sumKey{m.PID, m.DeviceID, m.Category}
+		t := s.sums[k]
+		if t == nil {
+			t = &mallocSum{}
+			s.sums[k] = t
+			s.sumOrder = append(s.sumOrder, k)
+		}
+		t.count++
+		t.size += m.Size
+		if !m.Physical {
+			t.bytes += m.Size
+		}
+	}
+	s.held[idx] = &m
+	return idx
+}
+
+// malloc returns the malloc of index idx, listed or held.
+func (b *Builder) malloc(idx int) *Malloc {
+	if !b.figuresOnly() {
+		return &b.R.Mallocs[idx]
+	}
+	return b.o().mall.held[idx]
+}
+
+// holdIn names malloc idx in one of the maps of pending, ptrs and noPtr:
+// a malloc is named in one of them at most, and a figures-only build holds
+// it while it is.
+func holdIn[K comparable](s *mallocState, names map[K]int, k K, idx int) {
+	if old, ok := names[k]; ok && old != idx {
+		delete(s.held, old)
+	}
+	names[k] = idx
+}
+
+// release drops malloc idx from a figures-only build once no map names it.
+func (s *mallocState) release(idx int) { delete(s.held, idx) }
 
 // seeDevice records that pid uses device dev.
 func (s *mallocState) seeDevice(pid, dev int64) {
@@ -120,8 +193,13 @@ func (b *Builder) addMalloc(r *gelog.DeviceMalloc) {
 	if r.HasPtr {
 		m.Ptr = hexAddr(r.Ptr)
 	}
-	b.R.Mallocs = append(b.R.Mallocs, m)
-	idx := len(b.R.Mallocs) - 1
+	idx := b.keepMalloc(m)
+	held := false // named in pending, ptrs or noPtr
+	defer func() {
+		if !held {
+			s.release(idx)
+		}
+	}()
 	if !r.Counted {
 		return
 	}
@@ -135,16 +213,18 @@ func (b *Builder) addMalloc(r *gelog.DeviceMalloc) {
 		}
 		k := catKey{r.PID, dev, r.Category}
 		b.physAdd(k, r.Size, pool)
-		s.pending[th] = idx
+		holdIn(s, s.pending, th, idx)
+		held = true
 		return
 	}
 	if r.Category == gelog.CatMemoryPool {
 		if r.HasPtr {
-			s.ptrs[ptrKey{r.PID, r.Ptr}] = idx
+			holdIn(s, s.ptrs, ptrKey{r.PID, r.Ptr}, idx)
 			b.o().pool.addPage(r.PID, r.Ptr, r.Size)
 		} else {
-			s.noPtr[th] = idx
+			holdIn(s, s.noPtr, th, idx)
 		}
+		held = true
 		s.lastPage[th] = r.Size
 		if pool != nil {
 			pool.pageBytes += r.Size
@@ -181,13 +261,14 @@ func (b *Builder) addPhysical(r *gelog.PhysicalPage) {
 	prev := s.current[ck]
 	s.current[ck] = r.Current
 	if idx, ok := s.pending[th]; ok {
-		m := &b.R.Mallocs[idx]
+		m := b.malloc(idx)
 		pool := b.poolOfThread(th)
 		if m.Category != gelog.CatMemoryPool {
 			pool = nil
 		}
 		s.pages[pk] = livePage{cat: catKey{r.PID, m.DeviceID, m.Category}, size: m.Size, pool: pool}
 		delete(s.pending, th)
+		s.release(idx)
 		return
 	}
 	if r.Reuse {
@@ -204,9 +285,9 @@ func (b *Builder) addPhysical(r *gelog.PhysicalPage) {
 			dev = d
 		}
 	}
-	b.R.Mallocs = append(b.R.Mallocs, Malloc{PID: pidString(r.PID), DeviceID: dev, Func: "aclrtMallocPhysical",
+	s.release(b.keepMalloc(Malloc{PID: pidString(r.PID), DeviceID: dev, Func: "aclrtMallocPhysical",
 		Caller: "MallocPhysicalPage", Purpose: "(page without GE_PRINT line)", Category: gelog.CatOther, Counted: true,
-		Physical: true, Size: size, Time: r.Time, Line: r.Line, File: r.File})
+		Physical: true, Size: size, Time: r.Time, Line: r.Line, File: r.File}))
 	k := catKey{r.PID, dev, gelog.CatOther}
 	b.physAdd(k, size, nil)
 	s.pages[pk] = livePage{cat: k, size: size}
@@ -247,9 +328,10 @@ func (b *Builder) addDeviceFree(r *gelog.DeviceFree) {
 	s := &b.o().mall
 	k := ptrKey{r.PID, r.Addr}
 	if idx, ok := s.ptrs[k]; ok {
-		m := &b.R.Mallocs[idx]
+		m := b.malloc(idx)
 		s.freed[catKey{r.PID, m.DeviceID, m.Category}] += m.Size
 		delete(s.ptrs, k)
+		s.release(idx)
 	}
 }
 
@@ -284,28 +366,24 @@ func (b *Builder) finishMalloc() {
 	}
 	totals := map[key]*MallocTotal{}
 	var order []key
-	for i := range r.Mallocs {
-		m := &r.Mallocs[i]
-		raw := m.DeviceID
-		if m.DeviceID < 0 {
-			m.DeviceID = only(m.PID)
+	// sum adds counted mallocs of (pid, raw device, category) to their
+	// total, the device resolved, with the category's physical peak and
+	// freed bytes once.
+	sum := func(pidText string, raw int64, cat string, count, bytes int64) {
+		k := key{pidText, raw, cat}
+		if raw < 0 {
+			k.dev = only(pidText)
 		}
-		if !m.Counted {
-			continue
-		}
-		k := key{m.PID, m.DeviceID, m.Category}
 		t := totals[k]
 		if t == nil {
-			t = &MallocTotal{PID: m.PID, DeviceID: m.DeviceID, Category: m.Category}
+			t = &MallocTotal{PID: k.pid, DeviceID: k.dev, Category: cat}
 			totals[k] = t
 			order = append(order, k)
 		}
-		t.Count++
-		if !m.Physical {
-			t.Bytes += m.Size
-		}
-		pid, _ := strconv.ParseInt(m.PID, 10, 64)
-		ck := catKey{pid, raw, m.Category}
+		t.Count += count
+		t.Bytes += bytes
+		pid, _ := strconv.ParseInt(pidText, 10, 64)
+		ck := catKey{pid, raw, cat}
 		if p, ok := s.peak[ck]; ok {
 			t.PhysicalPeak += p
 			t.Bytes += p
@@ -315,6 +393,25 @@ func (b *Builder) finishMalloc() {
 			t.Freed += f
 			delete(s.freed, ck)
 		}
+	}
+	for _, k := range s.sumOrder {
+		t := s.sums[k]
+		sum(k.pid, k.dev, k.cat, t.count, t.bytes)
+	}
+	for i := range r.Mallocs {
+		m := &r.Mallocs[i]
+		raw := m.DeviceID
+		if m.DeviceID < 0 {
+			m.DeviceID = only(m.PID)
+		}
+		if !m.Counted {
+			continue
+		}
+		bytes := m.Size
+		if m.Physical {
+			bytes = 0
+		}
+		sum(m.PID, raw, m.Category, 1, bytes)
 	}
 	r.DeviceMalloc = make([]MallocTotal, 0, len(order))
 	for _, k := range order {
@@ -357,14 +454,28 @@ func (b *Builder) finishDevices() {
 		n, _ := strconv.ParseInt(m.PID, 10, 64)
 		pids[n] = true
 	}
+	for pid := range s.mallocPIDs {
+		pids[pid] = true
+	}
 	smp := map[string]int64{}
-	for _, g := range r.Graphs {
-		if v, ok := g.Logged.Get("smp"); ok {
+	r.WalkGraphs(func(g *Graph, done DoneRef) bool {
+		var pid, v string
+		var ok bool
+		if g != nil {
+			pid = g.PID
+			v, ok = g.Logged.Get("smp")
+		} else {
+			var n int64
+			n, v, ok = done.d.smpOf(done.i)
+			pid = pidString(n)
+		}
+		if ok {
 			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-				smp[g.PID] = n
+				smp[pid] = n
 			}
 		}
-	}
+		return true
+	})
 	r.Devices = []DeviceInfo{}
 	for pid := range pids {
 		ps := pidString(pid)
@@ -406,11 +517,11 @@ func (b *Builder) addPageAddress(r *gelog.PageAddress) {
 	s := &b.o().mall
 	th := thread{r.PID, r.TID}
 	idx, ok := s.noPtr[th]
-	if !ok || b.R.Mallocs[idx].Size != r.Size {
+	if !ok || b.malloc(idx).Size != r.Size {
 		return
 	}
 	delete(s.noPtr, th)
-	b.R.Mallocs[idx].Ptr = hexAddr(r.Addr)
-	s.ptrs[ptrKey{r.PID, r.Addr}] = idx
+	b.malloc(idx).Ptr = hexAddr(r.Addr)
+	holdIn(s, s.ptrs, ptrKey{r.PID, r.Addr}, idx)
 	b.o().pool.addPage(r.PID, r.Addr, r.Size)
 }

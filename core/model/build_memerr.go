@@ -244,6 +244,15 @@ func (b *Builder) pictureBefore(r *gelog.MemError) *MemoryPicture {
 		p.MallocBytes += m.Size
 		p.MallocCount++
 	}
+	if s := &b.o().mall; b.figuresOnly() {
+		for _, k := range s.sumOrder {
+			if k.pid != pid || (r.Device >= 0 && k.dev >= 0 && k.dev != r.Device) {
+				continue
+			}
+			p.MallocBytes += s.sums[k].size
+			p.MallocCount += s.sums[k].count
+		}
+	}
 	if len(p.Devmm) == 0 && p.MallocCount == 0 {
 		return nil
 	}

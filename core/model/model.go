@@ -32,6 +32,10 @@ type Report struct {
 	Mallocs []Malloc `json:"mallocs"`
 	// Devices holds per-process device facts for "imas total".
 	Devices []DeviceInfo `json:"devices"`
+
+	// done: the graphs a build kept as GraphDone (Builder.OnFinished);
+	// Graphs holds the others. WalkGraphs and AllGraphs list both.
+	done doneGraphs
 }
 
 // Inputs accounts for every byte and line read: Candidates = Records + Rejected.

@@ -12,22 +12,27 @@ type TapeSizer struct {
 	rarePer1024 int  // rare entries per 1024 rows, rounded up
 }
 
-// Size returns the size of a chunk's tape. Rows: an eighth more than the
-// last chunk's proportion of Set rows gives, which is one per candidate
-// line (each gives at most one) in a Set-heavy log, so that rows are seldom
-// copied. In a pool-heavy log most candidates are pool lines, and a row per
-// candidate would be memory touched for nothing; a tape that outgrows its
-// guess doubles into backed memory (its rows hold no pointers: the copy is
-// a plain move). Text and rare entries: an eighth more than the last
-// chunk's proportions give for that many rows, so that a chunk with a
-// little more seldom grows, while text sized for every candidate would be
-// several times too big.
+// Size returns the size of a chunk's tape. Rows: one per candidate line
+// (each gives at most one) when the last chunk had at least half rows, so
+// that rows are never copied; there the mix moves from chunk to chunk, and
+// rows backed past a guess cost more page faults than the guess saves. A
+// chunk of few rows (pool lines, allocator statements) gets room for the
+// rows its mix predicts and an eighth, and grows to one per candidate if it
+// needs more (MaxRows): a row per candidate there would be most of what
+// imas total holds, touched for nothing. Text and rare entries: an eighth
+// more than the last chunk's proportions give for that many rows, so that
+// a chunk with a little more seldom grows, while text sized for every
+// candidate would be several times too big.
 func (s *TapeSizer) Size(cand int) TapeSize {
 	if !s.sized {
-		return TapeSize{Rows: cand, Text: cand * 32}
+		return TapeSize{Rows: cand, Text: cand * 32, MaxRows: cand}
 	}
 	likely := min(cand, (cand*s.rowsPer1024+1023)/1024*9/8+16)
-	return TapeSize{Rows: likely, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024}
+	rows := cand
+	if s.rowsPer1024 < 512 {
+		rows = likely
+	}
+	return TapeSize{Rows: rows, Text: likely * s.textPerRow, Rare: likely * s.rarePer1024 / 1024, MaxRows: cand}
 }
 
 // Learn records what a finished chunk's tape needed.

@@ -29,9 +29,10 @@ import (
 
 // RowTape is a sequence of rows. The zero value is empty and ready to use.
 type RowTape struct {
-	rows []tapeRow
-	text []byte // node names, referenced by tapeRow.node
-	rare []tapeRare
+	rows    []tapeRow
+	text    []byte // node names, referenced by tapeRow.node
+	rare    []tapeRare
+	maxRows int // TapeSize.MaxRows
 }
 
 type tapeRow struct {
@@ -62,11 +63,14 @@ type TapeSize struct {
 	Rows int
 	Text int // bytes of node names
 	Rare int // rare entries
+	// MaxRows is the most rows the chunk can give (one per candidate
+	// line): a tape whose Rows fill grows to it in one step.
+	MaxRows int
 }
 
 // NewRowTape returns a tape of size sz.
 func NewRowTape(sz TapeSize) *RowTape {
-	t := &RowTape{rows: make([]tapeRow, 0, sz.Rows), text: make([]byte, 0, sz.Text)}
+	t := &RowTape{rows: make([]tapeRow, 0, sz.Rows), text: make([]byte, 0, sz.Text), maxRows: sz.MaxRows}
 	if sz.Rare > 0 {
 		t.rare = make([]tapeRare, 0, sz.Rare)
 	}
@@ -96,7 +100,7 @@ func (t *RowTape) Bytes() int {
 func (t *RowTape) Append(r *gelog.SetRow) int {
 	n := len(t.rows)
 	if n == cap(t.rows) {
-		rows := make([]tapeRow, n, max(2*n, 64))
+		rows := make([]tapeRow, n, max(t.maxRows, 2*n, 16))
 		prefault.Slice(rows)
 		copy(rows, t.rows)
 		t.rows = rows
