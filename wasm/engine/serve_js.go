@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -230,6 +231,9 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.reply(id, "error", err.Error(), js.Undefined())
 		return
 	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	p.GoSys = ms.Sys
 	progress(time.Now()) // the final counts
 	v, err := sv.s.View(slot)
 	if err != nil {
