@@ -177,6 +177,7 @@ func (r rendererMemory) peak() (hwm, rss int64) {
 //	tab-peak-MB  the renderer's peak resident memory (VmHWM) during the
 //	             analysis: the page, the engine's worker and the reader's
 //	tab-MB       its resident memory once the results are shown
+//	tab-idle-MB  its resident memory before the files are chosen
 //	go-sys-MB    what the engine's Go runtime took from the wasm memory
 //	             (runtime.MemStats.Sys, at the end: wasm memory never shrinks)
 //	graphs       graph rows shown
@@ -202,6 +203,7 @@ func BenchmarkPageFolder(b *testing.B) {
 				t := newTab(b, 30*time.Minute)
 				t.open(b, query)
 				r := renderers(b)
+				_, idle := r.peak()
 				r.resetPeaks()
 				start := time.Now()
 				t.load(b, 1, files...)
@@ -222,6 +224,7 @@ func BenchmarkPageFolder(b *testing.B) {
 				b.ReportMetric(float64(total)/1e6/engine, "engine-MB/s")
 				b.ReportMetric(float64(hwm)/(1<<20), "tab-peak-MB")
 				b.ReportMetric(float64(rss)/(1<<20), "tab-MB")
+				b.ReportMetric(float64(idle)/(1<<20), "tab-idle-MB")
 				b.ReportMetric(float64(prog.GoSys)/(1<<20), "go-sys-MB")
 				b.ReportMetric(float64(graphs), "graphs")
 				b.ReportMetric(wall.Seconds(), "wall-s")

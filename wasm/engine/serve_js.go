@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -28,10 +29,21 @@ type server struct {
 	parsed parseCounts // chunks each parse worker parsed
 }
 
+// MemoryLimit is the engine's soft limit on its Go memory
+// (runtime/debug.SetMemoryLimit). A WebAssembly memory never shrinks, so
+// the tab holds whatever the heap once reached, and left to itself Go lets
+// the heap grow to twice what is live before it collects: for a 2 GB plog
+// folder, whose report holds about 400 MB, the tab went over 1 GB. Near the
+// limit the collector runs more often (at most half the CPU time, Go's own
+// bound), so the heap stays near the larger of the limit and what is live;
+// smaller inputs never reach it.
+const MemoryLimit = 512 << 20
+
 // Serve answers requests arriving on port — the worker's global scope, or
 // one end of a MessageChannel when the engine runs in the page's thread —
 // and never returns.
 func Serve(port js.Value) {
+	debug.SetMemoryLimit(MemoryLimit)
 	sv := &server{port: port, s: NewSession()}
 	sv.s.Parser, sv.s.Parsers = workerParser(&sv.parsed)
 	port.Set("onmessage", js.FuncOf(func(_ js.Value, a []js.Value) any {
