@@ -240,7 +240,8 @@ func BenchmarkPageFolder(b *testing.B) {
 // static graphs and busy RT2 pools, chosen through the file input of a
 // cold page: every graph row, on every page of the graphs table, shows the
 // memory_size and tensors of the CLI's report.json (IMAS_BIN report on the
-// same files), and there are as many rows as the report has graphs.
+// same files), there are as many rows as the report has graphs, and the
+// last progress message read every byte once.
 func TestLargeFolder(t *testing.T) {
 	size := os.Getenv("IMAS_PAGE_LARGE")
 	if size == "" {
@@ -261,6 +262,14 @@ func TestLargeFolder(t *testing.T) {
 	start := time.Now()
 	b.load(t, 1, files...)
 	t.Logf("%d files, %d MB: results in %.0f s, %d graphs", len(files), folderBytes(t, files)>>20, time.Since(start).Seconds(), len(want))
+	// The progress bar counts each byte once, though the engine reads the
+	// head of every file before it reads the files side by side.
+	var prog struct{ Read, Total int64 }
+	var js string
+	b.eval(t, `imasPage.progress || '{}'`, &js)
+	if err := json.Unmarshal([]byte(js), &prog); err != nil || prog.Total != folderBytes(t, files) || prog.Read != prog.Total {
+		t.Errorf("last progress %s (%v): want %d bytes read of %d", js, err, folderBytes(t, files), folderBytes(t, files))
+	}
 	got := b.allGraphRows(t)
 	if len(got) != len(want) {
 		t.Errorf("%d graph rows shown, the CLI's report.json has %d", len(got), len(want))

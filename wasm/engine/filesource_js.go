@@ -20,22 +20,22 @@ const ReadChunk = 16 << 20
 // access, like a file on disk: the core reads the head of each file first
 // and then reads the files side by side in the order of their records,
 // which keeps about a chunk per process waiting, not every chunk of the
-// run (input.Source.RandomAccess). read counts the bytes handed to the
+// run (input.Source.RandomAccess). c.read counts the bytes handed to the
 // core, for the progress bar's ETA: each byte of the File once, however
 // often its start is read. Reads fail once ctx is done, so a cancel stops
 // even a file with no line end in sight.
-func fileSource(ctx context.Context, file js.Value, name string, read, inflated *atomic.Int64) input.Source {
+func fileSource(ctx context.Context, file js.Value, name string, c *readCounts) input.Source {
 	size := int64(file.Get("size").Float())
-	furthest := new(int64) // the File's bytes counted in read
+	furthest := new(int64) // the File's bytes counted in c.read
 	src := input.Source{Name: name, Size: size, RandomAccess: true, Open: func() (io.ReadCloser, error) {
-		return &fileReader{ctx: ctx, file: file, size: size, read: read, furthest: furthest, key: readerKeys.Add(1)}, nil
+		return &fileReader{ctx: ctx, file: file, size: size, counts: c, furthest: furthest, key: readerKeys.Add(1)}, nil
 	}}
 	// A gzip File is inflated by the browser in the reader worker where it
 	// can (page.js imasInflate); input falls back to Go's inflater where
 	// the browser's stops (a second gzip member, damage).
 	if js.Global().Get("imasInflate").Type() == js.TypeFunction {
 		src.Inflate = func() (input.HostInflater, error) {
-			return &hostInflater{ctx: ctx, file: file, read: read, inflated: inflated}, nil
+			return &hostInflater{ctx: ctx, file: file, read: &c.read, inflated: &c.inflated}, nil
 		}
 	}
 	return src
@@ -58,19 +58,24 @@ type fileReader struct {
 	next      js.Value // promise of that slice, or undefined
 	piece              // the current slice
 	slices    int      // slices requested
-	open      bool     // counted in openReaders
+	open      bool     // counted in counts.open
 	taken     int64    // bytes handed over
-	read      *atomic.Int64
-	furthest  *int64 // of the File's bytes, those counted in read
+	counts    *readCounts
+	furthest  *int64 // of the File's bytes, those counted in counts.read
 	key       int64  // tells the reader worker which byte stream goes on
 }
 
 // readerKeys numbers fileReaders.
 var readerKeys atomic.Int64
 
-// openReaders counts the fileReaders that have read and not reached their
-// end or been closed.
-var openReaders atomic.Int64
+// readCounts are an analysis' counts of its Files' reads.
+type readCounts struct {
+	read     atomic.Int64 // File bytes handed to the core, each once
+	inflated atomic.Int64 // text of .gz Files the browser inflated
+	// open counts the fileReaders that have read and not reached their
+	// end nor been closed.
+	open atomic.Int64
+}
 
 const (
 	// minSlice is the smallest first slice.
@@ -101,7 +106,7 @@ func (r *fileReader) request(want int64) {
 
 // sliceSize is the size of the next slice after the first.
 func (r *fileReader) sliceSize() int64 {
-	if openReaders.Load() > 1 {
+	if r.counts.open.Load() > 1 {
 		return sideSlice
 	}
 	return ReadChunk
@@ -117,7 +122,7 @@ func (r *fileReader) Read(p []byte) (int, error) {
 	if r.pos == r.n {
 		if r.slices == 0 {
 			r.open = true
-			openReaders.Add(1)
+			r.counts.open.Add(1)
 			r.request(min(max(int64(len(p)), minSlice), ReadChunk))
 		} else if r.next.IsUndefined() {
 			r.request(r.sliceSize()) // the second: none was read ahead
@@ -145,17 +150,17 @@ func (r *fileReader) Read(p []byte) (int, error) {
 	n := r.take(p)
 	r.taken += int64(n)
 	if r.taken > *r.furthest {
-		r.read.Add(r.taken - *r.furthest)
+		r.counts.read.Add(r.taken - *r.furthest)
 		*r.furthest = r.taken
 	}
 	return n, nil
 }
 
-// close takes the reader out of openReaders.
+// close takes the reader out of counts.open.
 func (r *fileReader) close() {
 	if r.open {
 		r.open = false
-		openReaders.Add(-1)
+		r.counts.open.Add(-1)
 	}
 }
 

@@ -211,19 +211,19 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.cancel.Delete(id)
 		cancel()
 	}()
-	var read, inflated atomic.Int64
+	var counts readCounts
 	var srcs []input.Source
 	p := Progress{}
 	for i := 0; i < files.Length(); i++ {
 		f := files.Index(i)
-		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &read, &inflated))
+		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &counts))
 		p.Total += srcs[i].Size
 	}
 	start := time.Now()
 	last := start
 	parsed0 := sv.parsed.snapshot()
 	progress := func(now time.Time) {
-		p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
+		p.Read, p.Seconds, p.Inflated = counts.read.Load(), now.Sub(start).Seconds(), counts.inflated.Load()
 		if len(parsed0) > 0 {
 			p.Parsed = sv.parsed.snapshot()
 			for i := range p.Parsed {
