@@ -33,7 +33,7 @@ type server struct {
 // (runtime/debug.SetMemoryLimit). A WebAssembly memory never shrinks, so
 // the tab holds whatever the heap once reached, and left to itself Go lets
 // the heap grow to twice what is live before it collects: for a 2 GB plog
-// folder, whose report holds about 380 MB, the tab went over 1 GB. Near the
+// folder, whose report holds about 380 MB, that takes the tab over 1 GB. Near the
 // limit the collector runs more often (at most half the CPU time, Go's own
 // bound), so the heap stays near the larger of the limit and what is live;
 // smaller inputs never reach it.
