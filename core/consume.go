@@ -18,7 +18,8 @@ import (
 // while the parsers run. How depends on what is known before the files are
 // read:
 //
-//   - Every source a plain file on disk (Analyze; horizon.go): the first
+//   - Every source a plain file (on disk or a browser File:
+//     input.Source.RandomAccess; Analyze; horizon.go): the first
 //     record of every file is known before the reading starts, and the
 //     files are read in that order. The merge runs in steps from the start
 //     into the model (stepwise): a file goes straight into the model when nothing
@@ -26,7 +27,7 @@ import (
 //     record (a plog folder of one process, rotated); otherwise it joins
 //     the merge, which feeds the records due and lets each chunk go once
 //     its records are in. Nothing is kept for later.
-//   - Otherwise (archives, uploads, AnalyzeSeq): the consumer speculates
+//   - Otherwise (archives, streamed uploads, AnalyzeSeq): the consumer speculates
 //     that the files come in time order and do not overlap. The
 //     speculation is checked file by file with the exact condition under
 //     which the merge is a concatenation; on the first file that breaks it

@@ -17,7 +17,8 @@ import (
 // Files of several processes overlap in time, so the in-order build (see
 // consume.go) stops at the first file of the second process, and the
 // model would be built after the last file, by the merge, on one core. When
-// every source is a plain file on disk, the time of each file's first
+// every source is a plain file (input.Source.RandomAccess: on disk or a
+// browser File), the time of each file's first
 // record can be known before the file is read (planHorizons finds it, from
 // the head each file's first read gives, see heads),
 // and the merge can run while the files are parsed: a record is due once
@@ -36,7 +37,7 @@ import (
 // (readOrder), and the merge keeps about one file per process that logs
 // at the same time. Files keep the index of their place on the command
 // line, so paths, ties and the report do not change.
-// Sources whose heads are unknown (archives, uploads, AnalyzeSeq) are read
+// Sources whose heads are unknown (archives, streamed uploads, AnalyzeSeq) are read
 // in the order given and built in order while that holds (consume.go);
 // every chunk is kept for the redo with the merge, which runs in steps
 // once the in-order build breaks if every later source is a plain file,
@@ -114,14 +115,14 @@ func (k mergeKey) less(o mergeKey) bool {
 // mergeEnd is after every record.
 var mergeEnd = mergeKey{math.MaxInt64, math.MaxInt32}
 
-// A fileHead is what the start of a plain file on disk tells before the
+// A fileHead is what the start of a plain (RandomAccess) file tells before the
 // pipeline reads it, from one read of its first headBytes: whether it is
 // plain text (input.MarkUnique), the time of its first stamped line
 // (startsOutOfOrder) and the merge time of its first record
 // (planHorizons).
 type fileHead struct {
 	read  bool   // the fields below are set
-	plain bool   // a file on disk that opens and is not an archive
+	plain bool   // a RandomAccess source that opens and is not an archive
 	sum   uint64 // hash of the head (input.MarkUnique)
 	stamp int64
 	// first is the merge time of the first record (math.MaxInt64 when the
@@ -198,7 +199,7 @@ func (hs *heads) get(i int) *fileHead {
 // headSeed seeds the hashes of heads: they are compared within a run.
 var headSeed = maphash.MakeSeed()
 
-// plain reports whether source i is a file on disk of plain text, and the
+// plain reports whether source i is a RandomAccess file of plain text, and the
 // hash of its head.
 func (hs *heads) plain(i int) (sum uint64, plain bool) {
 	h := hs.get(i)
@@ -225,7 +226,7 @@ func firstStamp(head []byte) int64 {
 
 // startsOutOfOrder reports whether a file of the run starts before the
 // file before it, by the first timestamp in its first stampBytes, when
-// every source is a plain file on disk. The in-order build (consume.go)
+// every source is a plain RandomAccess file. The in-order build (consume.go)
 // would then stop at that file and be thrown away: files of several
 // processes that run at the same time, or names that do not sort by time.
 // A wrong guess costs time, never a different report.

@@ -37,8 +37,13 @@ type Source struct {
 	// Unique says that no other source of the run can hold this source's
 	// content (MarkUnique): its text needs no content hash.
 	Unique bool
-
-	file string // the path of a FileSource
+	// RandomAccess says that the source is a file of Size bytes that Open
+	// reads from its start as often as asked, cheaply: a file on disk
+	// (FileSource), a browser File. Only such sources have their heads read
+	// before the run (Head), so that the run can plan its reading order
+	// and read them side by side; a stream (an HTTP body, stdin) is read
+	// once.
+	RandomAccess bool
 }
 
 // Limits bound what archives may expand to (decompression bombs).
@@ -134,7 +139,7 @@ func FileSource(name string) Source {
 	if st, err := os.Stat(name); err == nil {
 		size = st.Size()
 	}
-	return Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(name) }, file: name}
+	return Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(name) }, RandomAccess: true}
 }
 
 // BytesSource is a Source over an in-memory buffer.

@@ -16,18 +16,8 @@ import (
 // poolheavy mix with more ranks), and returns the files.
 func elevenRanks(t testing.TB, size int64) []string {
 	t.Helper()
-	p, err := gen.ProfileByName("poolheavy", 0, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := len(p.Processes); i < 11; i++ {
-		s := p.Processes[i%len(p.Processes)]
-		s.PID += 5000 + i
-		s.StartUnix += int64(i)
-		p.Processes = append(p.Processes, s)
-	}
 	dir := t.TempDir()
-	truth, err := gen.Generate(p, dir)
+	truth, err := gen.Generate(elevenRankProfile(t, size), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +61,23 @@ func TestParallelParse(t *testing.T) {
 			b.clean(t)
 		})
 	}
+}
+
+// elevenRankProfile is the poolheavy mix with eleven processes, about
+// size bytes in all.
+func elevenRankProfile(t testing.TB, size int64) gen.Profile {
+	t.Helper()
+	p, err := gen.ProfileByName("poolheavy", 0, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(p.Processes); i < 11; i++ {
+		s := p.Processes[i%len(p.Processes)]
+		s.PID += 5000 + i
+		s.StartUnix += int64(i)
+		p.Processes = append(p.Processes, s)
+	}
+	return p
 }
 
 // checkParsed checks that at least n parse workers parsed chunks of the

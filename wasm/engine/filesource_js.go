@@ -16,58 +16,100 @@ import (
 // that memory stays bounded.
 const ReadChunk = 16 << 20
 
-// fileSource makes a browser File an input.Source. read counts the bytes
-// handed to the core, for the progress bar's ETA. Reads fail once ctx is
-// done, so a cancel stops even a file with no line end in sight.
-func fileSource(ctx context.Context, file js.Value, name string, read, inflated *atomic.Int64) input.Source {
+// fileSource makes a browser File an input.Source. A File is random
+// access, like a file on disk: the core reads the head of each file first
+// and then reads the files side by side in the order of their records,
+// which keeps about a chunk per process waiting, not every chunk of the
+// run (input.Source.RandomAccess). c.read counts the bytes handed to the
+// core, for the progress bar's ETA: each byte of the File once, however
+// often its start is read. Reads fail once ctx is done, so a cancel stops
+// even a file with no line end in sight.
+func fileSource(ctx context.Context, file js.Value, name string, c *readCounts) input.Source {
 	size := int64(file.Get("size").Float())
-	src := input.Source{Name: name, Size: size, Open: func() (io.ReadCloser, error) {
-		return &fileReader{ctx: ctx, file: file, size: size, read: read, key: readerKeys.Add(1)}, nil
+	furthest := new(int64) // the File's bytes counted in c.read
+	src := input.Source{Name: name, Size: size, RandomAccess: true, Open: func() (io.ReadCloser, error) {
+		return &fileReader{ctx: ctx, file: file, size: size, counts: c, furthest: furthest, key: readerKeys.Add(1)}, nil
 	}}
 	// A gzip File is inflated by the browser in the reader worker where it
 	// can (page.js imasInflate); input falls back to Go's inflater where
 	// the browser's stops (a second gzip member, damage).
 	if js.Global().Get("imasInflate").Type() == js.TypeFunction {
 		src.Inflate = func() (input.HostInflater, error) {
-			return &hostInflater{ctx: ctx, file: file, read: read, inflated: inflated}, nil
+			return &hostInflater{ctx: ctx, file: file, read: &c.read, inflated: &c.inflated}, nil
 		}
 	}
 	return src
 }
 
-// fileReader reads a File in ReadChunk slices. The next slice is requested
-// before the current one is handed over, so the reader worker reads it
-// while Go parses. Bytes go from the slice's buffer straight into the caller's
-// (one copy, not two: a copy of 200 MB in Go's wasm code is tens of ms).
+// fileReader reads a File in slices of up to ReadChunk bytes. From the
+// second slice on, the next slice is requested before the current one is
+// handed over, so the reader worker reads it while Go parses. The first
+// is as large as the first Read asks (at least minSlice) and nothing is
+// read ahead of it: the core reads the head of every file before the run
+// (256 KiB), and a read ahead there would read much of a folder twice.
+// While other Files are being read (side by side), slices are sideSlice
+// bytes: each open reader holds its slice and the next one. Bytes go from
+// the slice's buffer straight into the caller's (one copy, not two: a copy
+// of 200 MB in Go's wasm code is tens of ms).
 type fileReader struct {
 	ctx       context.Context
 	file      js.Value
 	size, off int64    // off: start of the next slice to request
 	next      js.Value // promise of that slice, or undefined
 	piece              // the current slice
-	started   bool
-	read      *atomic.Int64
-	key       int64 // tells the reader worker which byte stream goes on
+	slices    int      // slices requested
+	open      bool     // counted in counts.open
+	taken     int64    // bytes handed over
+	counts    *readCounts
+	furthest  *int64 // of the File's bytes, those counted in counts.read
+	key       int64  // tells the reader worker which byte stream goes on
 }
 
 // readerKeys numbers fileReaders.
 var readerKeys atomic.Int64
 
-// request asks for the next slice: from the reader worker page.js starts
-// next to the engine's (imasReadSlice), so that the browser reads while Go
-// parses, or, where there is none, from this thread.
-func (r *fileReader) request() {
+// readCounts are an analysis' counts of its Files' reads.
+type readCounts struct {
+	read     atomic.Int64 // File bytes handed to the core, each once
+	inflated atomic.Int64 // text of .gz Files the browser inflated
+	// open counts the fileReaders that have read and not reached their
+	// end nor been closed.
+	open atomic.Int64
+}
+
+const (
+	// minSlice is the smallest first slice.
+	minSlice = 64 << 10
+	// sideSlice is the slice size while several Files are being read:
+	// the core's chunk (input.ChunkSize), so that a file read side by side
+	// holds about two chunks in the browser's memory.
+	sideSlice = 4 << 20
+)
+
+// request asks for the next slice, of up to want bytes: from the reader
+// worker page.js starts next to the engine's (imasReadSlice), so that the
+// browser reads while Go parses, or, where there is none, from this thread.
+func (r *fileReader) request(want int64) {
 	if r.off >= r.size {
 		r.next = js.Undefined()
 		return
 	}
-	end := min(r.off+ReadChunk, r.size)
+	end := min(r.off+want, r.size)
 	if rs := js.Global().Get("imasReadSlice"); rs.Type() == js.TypeFunction {
 		r.next = rs.Invoke(r.file, r.off, end, r.key) // a Uint8Array
 	} else {
 		r.next = r.file.Call("slice", r.off, end).Call("arrayBuffer")
 	}
 	r.off = end
+	r.slices++
+}
+
+// sliceSize is the size of the next slice after the first.
+func (r *fileReader) sliceSize() int64 {
+	if r.counts.open.Load() > 1 {
+		return sideSlice
+	}
+	return ReadChunk
 }
 
 func (r *fileReader) Read(p []byte) (int, error) {
@@ -78,19 +120,26 @@ func (r *fileReader) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	if r.pos == r.n {
-		if !r.started {
-			r.started = true
-			r.request()
+		if r.slices == 0 {
+			r.open = true
+			r.counts.open.Add(1)
+			r.request(min(max(int64(len(p)), minSlice), ReadChunk))
+		} else if r.next.IsUndefined() {
+			r.request(r.sliceSize()) // the second: none was read ahead
 		}
 		if r.next.IsUndefined() {
+			r.close()
 			return 0, io.EOF
 		}
 		got, err := Await(r.next)
+		r.next = js.Undefined()
 		if err != nil {
 			return 0, err
 		}
 		r.giveBack() // first, so that the worker reads the next slice into it
-		r.request()
+		if r.slices > 1 {
+			r.request(r.sliceSize())
+		}
 		if !got.InstanceOf(js.Global().Get("Uint8Array")) {
 			got = js.Global().Get("Uint8Array").New(got) // an ArrayBuffer
 		}
@@ -99,13 +148,26 @@ func (r *fileReader) Read(p []byte) (int, error) {
 		}
 	}
 	n := r.take(p)
-	r.read.Add(int64(n))
+	r.taken += int64(n)
+	if r.taken > *r.furthest {
+		r.counts.read.Add(r.taken - *r.furthest)
+		*r.furthest = r.taken
+	}
 	return n, nil
+}
+
+// close takes the reader out of counts.open.
+func (r *fileReader) close() {
+	if r.open {
+		r.open = false
+		r.counts.open.Add(-1)
+	}
 }
 
 func (r *fileReader) Close() error {
 	r.giveBack()
 	r.next = js.Undefined()
+	r.close()
 	return nil
 }
 

@@ -26,4 +26,8 @@ type Progress struct {
 	// Parsed counts the chunks of this analysis each parse worker parsed
 	// (none: every chunk was parsed in the engine's thread).
 	Parsed []int64 `json:"parsed,omitempty"`
+	// GoSys is the memory the engine's Go runtime holds (MemStats.Sys),
+	// in the last message only: in wasm the memory never shrinks, so it
+	// is about the analysis' peak.
+	GoSys uint64 `json:"go_sys,omitempty"`
 }

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -27,10 +29,21 @@ type server struct {
 	parsed parseCounts // chunks each parse worker parsed
 }
 
+// MemoryLimit is the engine's soft limit on its Go memory
+// (runtime/debug.SetMemoryLimit). A WebAssembly memory never shrinks, so
+// the tab holds whatever the heap once reached, and left to itself Go lets
+// the heap grow to twice what is live before it collects: for a 2 GB plog
+// folder, whose report holds about 380 MB, that takes the tab over 1 GB. Near the
+// limit the collector runs more often (at most half the CPU time, Go's own
+// bound), so the heap stays near the larger of the limit and what is live;
+// smaller inputs never reach it.
+const MemoryLimit = 512 << 20
+
 // Serve answers requests arriving on port — the worker's global scope, or
 // one end of a MessageChannel when the engine runs in the page's thread —
 // and never returns.
 func Serve(port js.Value) {
+	debug.SetMemoryLimit(MemoryLimit)
 	sv := &server{port: port, s: NewSession()}
 	sv.s.Parser, sv.s.Parsers = workerParser(&sv.parsed)
 	port.Set("onmessage", js.FuncOf(func(_ js.Value, a []js.Value) any {
@@ -198,19 +211,19 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.cancel.Delete(id)
 		cancel()
 	}()
-	var read, inflated atomic.Int64
+	var counts readCounts
 	var srcs []input.Source
 	p := Progress{}
 	for i := 0; i < files.Length(); i++ {
 		f := files.Index(i)
-		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &read, &inflated))
+		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &counts))
 		p.Total += srcs[i].Size
 	}
 	start := time.Now()
 	last := start
 	parsed0 := sv.parsed.snapshot()
 	progress := func(now time.Time) {
-		p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
+		p.Read, p.Seconds, p.Inflated = counts.read.Load(), now.Sub(start).Seconds(), counts.inflated.Load()
 		if len(parsed0) > 0 {
 			p.Parsed = sv.parsed.snapshot()
 			for i := range p.Parsed {
@@ -230,6 +243,9 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.reply(id, "error", err.Error(), js.Undefined())
 		return
 	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	p.GoSys = ms.Sys
 	progress(time.Now()) // the final counts
 	v, err := sv.s.View(slot)
 	if err != nil {
