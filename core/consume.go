@@ -59,7 +59,8 @@ type consumer struct {
 	merge *merger
 	mb    *model.Builder
 	built *model.Builder // the one whose report finish returned
-	// early analyses each builder's finished graphs (Options.FiguresOnly).
+	// early analyses each builder's finished graphs (Options.FiguresOnly,
+	// Options.Spill).
 	early map[*model.Builder]*analyze.Early
 	// kept counts the chunks of streams; maxHeld is the most parsed chunks
 	// held at once, waiting to be built (tests check that it does not grow
@@ -94,9 +95,21 @@ func (c *consumer) newBuilder() *model.Builder {
 	b := model.NewBuilder(c.paths)
 	b.SizeHints(c.hints)
 	b.SummaryOnly = c.p.opt.Summary
-	if c.p.opt.Summary && c.p.opt.FiguresOnly {
-		e := analyze.NewEarly()
+	var e *analyze.Early
+	switch opt := c.p.opt; {
+	case opt.Summary && opt.FiguresOnly:
+		e = analyze.NewEarly()
 		b.OnFinished = e.Finish
+	case !opt.Summary && opt.Spill != nil:
+		e = analyze.NewEarlyDetail()
+		b.OnFinished = func(gs []*model.Graph) {
+			e.Finish(gs)
+			for _, g := range gs {
+				opt.Spill.Put(g) // an error stays in the store and fails the run
+			}
+		}
+	}
+	if e != nil {
 		if c.early == nil {
 			c.early = map[*model.Builder]*analyze.Early{}
 		}

@@ -288,9 +288,16 @@ func (p *pipeline) finish() (*model.Report, error) {
 	rep.Diagnostics = append(rep.Diagnostics, recDiags...)
 	c.streams = nil // the records are in the model now
 	b.Finish()
-	if p.opt.Summary {
+	switch {
+	case p.opt.Summary:
 		analyze.SummaryAfter(rep, c.early[b])
-	} else {
+	case p.opt.Spill != nil:
+		rep.Spilled = p.opt.Spill
+		analyze.AllAfter(rep, c.early[b])
+		if err := p.opt.Spill.Err(); err != nil {
+			return nil, err
+		}
+	default:
 		analyze.All(rep)
 	}
 	capDiagnostics(rep, p.opt.MaxDiagnostics)

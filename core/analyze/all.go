@@ -64,10 +64,11 @@ func run(rep *model.Report, detail bool, early *Early) {
 		}
 		i--
 		g := rep.Graphs[i]
+		if _, ok := early.finished(g); ok {
+			return
+		}
 		if !detail {
-			if _, ok := early.finished(g); !ok {
-				g.Conflicts = Conflicts(g)
-			}
+			g.Conflicts = Conflicts(g)
 			return
 		}
 		var sib []*model.Graph

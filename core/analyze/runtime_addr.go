@@ -205,10 +205,40 @@ func staticOffsets(rep *model.Report, k staticKey, want *tensorFilter) *tensorIn
 	var graphs []*model.Graph
 	for _, g := range rep.Graphs {
 		if g.PID == k.pid && g.Graph == k.graph && g.MemType == k.memtype {
-			graphs = append(graphs, g)
+			// A spill store that cannot give the rows back keeps the
+			// error, which fails the run (core/spill).
+			full, err := rep.WithRows(g)
+			if err != nil {
+				continue
+			}
+			if full != g {
+				// Loaded for this index only: keep the rows it may hold,
+				// not the graph (the indexes of a run live together).
+				full = wantedRows(full, want)
+			}
+			graphs = append(graphs, full)
 		}
 	}
 	return newTensorIndex(graphs, want, hashTensor)
+}
+
+// wantedRows returns a graph with only the rows and continuous lines of g
+// that want may hold, in g's order, and only what the index reads of them
+// (the tensor and its offset), in strings of their own: a loaded graph's
+// names share one string of its whole segment.
+func wantedRows(g *model.Graph, want *tensorFilter) *model.Graph {
+	k := &model.Graph{}
+	for i := range g.Reassign {
+		if a := &g.Reassign[i]; want.has(a.Node, a.Kind, a.Index) {
+			k.Reassign = append(k.Reassign, model.Reassign{Node: strings.Clone(a.Node), Kind: strings.Clone(a.Kind), Index: a.Index, Offset: a.Offset})
+		}
+	}
+	for i := range g.Rows {
+		if a := &g.Rows[i]; want.has(a.Node, a.Kind, a.Index) {
+			k.Rows = append(k.Rows, model.Row{Node: strings.Clone(a.Node), Kind: strings.Clone(a.Kind), Index: a.Index, Offset: a.Offset})
+		}
+	}
+	return k
 }
 
 // tensorFilter is a set of tensors that may answer false positives, never

@@ -32,6 +32,10 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 			if i > 0 {
 				x.writeString(",")
 			}
+			g, err := rep.WithRows(g)
+			if err != nil {
+				return err
+			}
 			if err := writeGraphJSON(x, g); err != nil {
 				return err
 			}
@@ -216,7 +220,12 @@ func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	r := *rep
 	r.Graphs = make([]*model.Graph, len(rep.Graphs))
 	for i, g := range rep.Graphs {
-		c := *g
+		// A spilled graph's live curve is in the store with its rows.
+		full, err := rep.WithRows(g)
+		if err != nil {
+			return err
+		}
+		c := *full
 		c.Rows, c.Reassign, c.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
 		r.Graphs[i] = &c
 	}

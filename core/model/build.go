@@ -65,6 +65,8 @@ type Builder struct {
 	// handed to it at any time (tests check it stays small)
 	finishedGraphs, maxOpen int
 	droppedRows             int64 // rows let go after OnFinished
+	// continuous lines and atomic pieces OnFinished took (a spill store)
+	droppedCont, droppedAtomic int64
 }
 
 // MaxOpenGraphs is the most graphs that were created and not yet finished
@@ -255,11 +257,21 @@ func (b *Builder) setLast(pid int64, in *instance) {
 	}
 	prev.finished = true
 	b.finishedGraphs += len(prev.graphs)
-	b.OnFinished(prev.graphs)
+	var rows, cont, atomic int64
 	for _, g := range prev.graphs {
-		b.droppedRows += int64(len(g.Rows))
-		g.Rows = []Row{}
+		rows += int64(len(g.Rows))
+		cont += int64(len(g.Reassign))
+		atomic += int64(len(g.AtomicPieces))
 	}
+	b.OnFinished(prev.graphs)
+	b.droppedRows += rows
+	for _, g := range prev.graphs {
+		g.Rows = []Row{}
+		cont -= int64(len(g.Reassign))
+		atomic -= int64(len(g.AtomicPieces))
+	}
+	b.droppedCont += cont
+	b.droppedAtomic += atomic
 }
 
 // editsFinished reports a statement that changes a graph of a finished

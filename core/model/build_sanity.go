@@ -18,8 +18,8 @@ func (b *Builder) finishSanity() {
 	for k, v := range o.families {
 		fam[k] = v
 	}
-	rows := b.droppedRows
-	var summaries, cont, atomic int64
+	rows, cont, atomic := b.droppedRows, b.droppedCont, b.droppedAtomic
+	var summaries int64
 	for _, g := range r.Graphs {
 		rows += int64(len(g.Rows))
 		cont += int64(len(g.Reassign))

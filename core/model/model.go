@@ -32,6 +32,10 @@ type Report struct {
 	Mallocs []Malloc `json:"mallocs"`
 	// Devices holds per-process device facts for "imas total".
 	Devices []DeviceInfo `json:"devices"`
+
+	// Spilled, when set, holds the rows of graphs finished during the
+	// build (RowStore); readers of rows go through WithRows.
+	Spilled RowStore `json:"-"`
 }
 
 // Inputs accounts for every byte and line read: Candidates = Records + Rejected.
@@ -665,4 +669,32 @@ func itoa(n int64) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// RowStore holds the per-row data of graphs moved out of memory while the
+// model is built (a spill store, core/spill): a finished graph keeps its
+// figures and analyses in the report, its rows, continuous lines, atomic
+// pieces and live curve go to the store. Load returns a copy of g with
+// them back (g itself when they were never moved); it is safe for
+// concurrent use. Rows is g's row count either way.
+type RowStore interface {
+	Load(g *Graph) (*Graph, error)
+	Rows(g *Graph) int
+}
+
+// WithRows returns g with its rows, loaded from r.Spilled when they were
+// moved there.
+func (r *Report) WithRows(g *Graph) (*Graph, error) {
+	if r.Spilled == nil {
+		return g, nil
+	}
+	return r.Spilled.Load(g)
+}
+
+// RowCount is len(g.Rows) of the graph with its rows (WithRows).
+func (r *Report) RowCount(g *Graph) int {
+	if r.Spilled == nil {
+		return len(g.Rows)
+	}
+	return r.Spilled.Rows(g)
 }
