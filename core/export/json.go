@@ -213,20 +213,19 @@ func (x *indenter) Write(p []byte) (int, error) {
 }
 
 // WriteJSONWithoutRows writes report.json without the per-tensor rows of
-// graphs and variables, the per-allocation rows of pools and the
-// per-operator rows of address checks (their figures stay), marked extra.rows_omitted: the summary of a big run is
-// then small. rep itself is not changed.
+// graphs and variables, the graphs' live curves, the per-allocation rows
+// of pools and the per-operator rows of address checks (their figures
+// stay), marked extra.rows_omitted: the summary of a big run is then
+// small. rep itself is not changed.
 func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	r := *rep
 	r.Graphs = make([]*model.Graph, len(rep.Graphs))
 	for i, g := range rep.Graphs {
-		// A spilled graph's live curve is in the store with its rows.
-		full, err := rep.WithRows(g)
-		if err != nil {
-			return err
-		}
-		c := *full
+		c := *g
 		c.Rows, c.Reassign, c.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
+		// One point a step, the live curve grows like the rows: it was
+		// most of a big run's summary.
+		c.Live = nil
 		r.Graphs[i] = &c
 	}
 	r.Variables = make([]*model.VarSession, len(rep.Variables))
