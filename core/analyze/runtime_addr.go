@@ -412,56 +412,100 @@ func (x *tensorIndex) offset(node, kind string, index, off int64) (int64, bool) 
 // workspace. Regions matching none of the rules stay unmapped, and their
 // addresses are checked against the region only.
 func MapRegions(rep *model.Report) {
-	byPID := map[string][]*model.Graph{}
-	for _, g := range rep.Graphs {
-		byPID[g.PID] = append(byPID[g.PID], g)
+	// The graphs of each process and memory type, indexed by the region
+	// sizes they fit, the graph id their name ends with and their name:
+	// a run of 10^5 small graphs logs as many regions.
+	type class struct {
+		pid string
+		mt  int64
 	}
-	taken := map[*model.Graph]bool{}
+	type index struct {
+		byID   map[string][]int // "<name>_<id>" graphs by id, in report order
+		byName map[string]int
+		// per fitting size, the graphs not yet taken by a region: how
+		// many, and the xor of their positions + 1 (the position of the
+		// only one when there is one)
+		free    map[int64]int
+		freeXor map[int64]int
+	}
+	classes := map[class]*index{}
+	for i, g := range rep.Graphs {
+		k := class{g.PID, g.MemType}
+		x := classes[k]
+		if x == nil {
+			x = &index{byID: map[string][]int{}, byName: map[string]int{}, free: map[int64]int{}, freeXor: map[int64]int{}}
+			classes[k] = x
+		}
+		base := baseName(g.Graph)
+		if u := strings.LastIndexByte(base, '_'); u >= 0 {
+			x.byID[base[u+1:]] = append(x.byID[base[u+1:]], i)
+		}
+		x.byName[g.Graph] = i
+		for _, size := range fitSizes(g) {
+			x.free[size]++
+			x.freeXor[size] ^= i + 1
+		}
+	}
+	taken := make([]bool, len(rep.Graphs))
 	for i := range rep.Regions {
 		r := &rep.Regions[i]
 		r.Graph = ""
 		if r.GraphID < 0 || r.Type != "F" {
 			continue
 		}
-		mt := staticMemType(r)
-		var named, fitting []*model.Graph
-		var hinted *model.Graph
-		suffix := "_" + strconv.FormatInt(r.GraphID, 10)
-		for _, g := range byPID[r.PID] {
-			if g.MemType != mt {
-				continue
-			}
-			fit := fits(g, r.Size)
-			if strings.HasSuffix(baseName(g.Graph), suffix) {
-				named = append(named, g)
-			}
-			if fit && !taken[g] {
-				fitting = append(fitting, g)
-			}
-			if g.Graph == r.Hint && fit {
-				hinted = g
-			}
+		x := classes[class{r.PID, staticMemType(r)}]
+		if x == nil {
+			continue
 		}
-		var pick *model.Graph
+		// The id has no '_', so "ends with _<id>" is "its last '_' is
+		// followed by <id>".
+		named := x.byID[strconv.FormatInt(r.GraphID, 10)]
+		pick := -1
 		for _, g := range named {
-			if fits(g, r.Size) {
+			if fits(rep.Graphs[g], r.Size) {
 				pick = g
 			}
 		}
-		switch {
-		case pick != nil:
-		case hinted != nil:
-			pick = hinted
-		case len(fitting) == 1:
-			pick = fitting[0]
-		case len(named) == 1:
+		if g, ok := x.byName[r.Hint]; pick < 0 && ok && fits(rep.Graphs[g], r.Size) {
+			pick = g
+		}
+		if pick < 0 && x.free[r.Size] == 1 {
+			pick = x.freeXor[r.Size] - 1
+		}
+		if pick < 0 && len(named) == 1 {
 			pick = named[0]
-		default:
+		}
+		if pick < 0 {
 			continue
 		}
-		taken[pick] = true
-		r.Graph = pick.Graph
+		if g := rep.Graphs[pick]; !taken[pick] {
+			taken[pick] = true
+			for _, size := range fitSizes(g) {
+				x.free[size]--
+				x.freeXor[size] ^= pick + 1
+			}
+		}
+		r.Graph = rep.Graphs[pick].Graph
 	}
+}
+
+// fitSizes lists the region sizes g fits (fits), each once.
+func fitSizes(g *model.Graph) []int64 {
+	sizes := make([]int64, 0, 3)
+	add := func(s int64) {
+		for _, o := range sizes {
+			if o == s {
+				return
+			}
+		}
+		sizes = append(sizes, s)
+	}
+	add(g.MemorySize)
+	add(g.MemorySize - g.ZeroCopy)
+	if g.AppendWs != nil {
+		add(g.AppendWs.LastSize)
+	}
+	return sizes
 }
 
 func fits(g *model.Graph, size int64) bool {
