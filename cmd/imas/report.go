@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:    "report",
-		usage:   "report [-o DIR] [-trace-format json|proto] [-trace-graphs auto|all|N] [-rows=false] PATH...",
+		usage:   "report [-o DIR] [-trace-format json|proto] [-trace-graphs auto|all|N] [-rows=false] [-spill=false] PATH...",
 		summary: "write the CSV reports, report.json and the Perfetto trace to DIR (default ./mem_report)",
 		run:     runReport,
 	})
@@ -28,7 +28,7 @@ func init() {
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := commands["report"]
 	fs := newFlags(c, stderr)
-	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes)")
+	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes besides -spill's temporary directory)")
 	limits := limitFlags(fs)
 	traceFormat := fs.String("trace-format", export.TraceJSON, "format of the Perfetto trace: json (imas_graph_perfetto.json) or proto (imas_graph_perfetto.pftrace, several times smaller, for big runs)")
 	traceGraphs := fs.String("trace-graphs", "auto", fmt.Sprintf("graphs the trace shows: all, N (the N largest), or auto (all while they hold at most %d tensor rows, %d in the proto format, else the largest that fit; the trace says what it left out)", export.AutoTraceRowsJSON, export.AutoTraceRowsProto))
