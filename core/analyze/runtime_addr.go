@@ -151,16 +151,16 @@ func staticMemType(r *model.Region) int64 {
 // filter first, and the index leaves out the rows the filter rules out,
 // which are most.
 type staticGraph struct {
-	key  staticKey
-	want tensorFilter
-	x    *tensorIndex
+	graphs []*model.Graph // the report's graphs of key, in report order
+	want   tensorFilter
+	x      *tensorIndex
 }
 
 // offsets returns the graph's index, built on first use: right before its
 // lookups, while the rows it read are still in the cache.
 func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 	if st.x == nil {
-		st.x = staticOffsets(rep, st.key, &st.want)
+		st.x = staticOffsets(rep, st.graphs, &st.want)
 	}
 	return st.x
 }
@@ -170,6 +170,13 @@ func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 // that CheckAddresses will look up in it.
 func staticGraphs(rep *model.Report) []*staticGraph {
 	graphs := map[staticKey]*staticGraph{}
+	// The graphs of each key, found once: a run of 10^5 small graphs has
+	// about as many static graphs to look up.
+	byKey := map[staticKey][]*model.Graph{}
+	for _, g := range rep.Graphs {
+		k := staticKey{g.PID, g.Graph, g.MemType}
+		byKey[k] = append(byKey[k], g)
+	}
 	byRegion := make([]*staticGraph, len(rep.Regions)) // one map lookup per region, not per address
 	for i := range rep.AddressChecks {
 		for j := range rep.AddressChecks[i].Rows {
@@ -186,7 +193,7 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 			if st == nil {
 				k := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
 				if st = graphs[k]; st == nil {
-					st = &staticGraph{key: k}
+					st = &staticGraph{graphs: byKey[k]}
 					graphs[k] = st
 				}
 				byRegion[r.Region-1] = st
@@ -201,23 +208,21 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 // tensors that want may hold: the [IMAS]Set row's block offset, or, for
 // members of a continuous block, the offset of their (last) continuous
 // line, which is where GE really placed them.
-func staticOffsets(rep *model.Report, k staticKey, want *tensorFilter) *tensorIndex {
+func staticOffsets(rep *model.Report, of []*model.Graph, want *tensorFilter) *tensorIndex {
 	var graphs []*model.Graph
-	for _, g := range rep.Graphs {
-		if g.PID == k.pid && g.Graph == k.graph && g.MemType == k.memtype {
-			// A spill store that cannot give the rows back keeps the
-			// error, which fails the run (core/spill).
-			full, err := rep.WithRows(g)
-			if err != nil {
-				continue
-			}
-			if full != g {
-				// Loaded for this index only: keep the rows it may hold,
-				// not the graph (the indexes of a run live together).
-				full = wantedRows(full, want)
-			}
-			graphs = append(graphs, full)
+	for _, g := range of {
+		// A spill store that cannot give the rows back keeps the error,
+		// which fails the run (core/spill).
+		full, err := rep.WithRows(g)
+		if err != nil {
+			continue
 		}
+		if full != g {
+			// Loaded for this index only: keep the rows it may hold, not
+			// the graph (the indexes of a run live together).
+			full = wantedRows(full, want)
+		}
+		graphs = append(graphs, full)
 	}
 	return newTensorIndex(graphs, want, hashTensor)
 }
