@@ -60,6 +60,9 @@ type consumer struct {
 	merge *merger
 	mb    *model.Builder
 	built *model.Builder // the one whose report finish returned
+	// early analyses each builder's finished graphs for a spilled report
+	// (Options.Spill).
+	early map[*model.Builder]*analyze.Early
 	// kept counts the chunks of streams; maxHeld is the most parsed chunks
 	// held at once, waiting to be built (tests check that it does not grow
 	// with the input).
@@ -93,8 +96,21 @@ func (c *consumer) newBuilder() *model.Builder {
 	b := model.NewBuilder(c.paths)
 	b.SizeHints(c.hints)
 	b.SummaryOnly = c.p.opt.Summary
-	if c.p.opt.Summary && c.p.opt.FiguresOnly {
+	switch opt := c.p.opt; {
+	case opt.Summary && opt.FiguresOnly:
 		b.OnFinished = analyze.NewEarly().Finish
+	case !opt.Summary && opt.Spill != nil:
+		e := analyze.NewEarlyDetail()
+		b.OnSpill = func(gs []*model.Graph) {
+			e.Finish(gs)
+			for _, g := range gs {
+				opt.Spill.Put(g) // an error stays in the store and fails the run
+			}
+		}
+		if c.early == nil {
+			c.early = map[*model.Builder]*analyze.Early{}
+		}
+		c.early[b] = e
 	}
 	return b
 }

@@ -10,6 +10,7 @@ import (
 
 	"imas/core/input"
 	"imas/core/model"
+	"imas/core/spill"
 )
 
 // Version is the imas version, set by the build.
@@ -32,6 +33,12 @@ type Options struct {
 	// does not grow with the rows of the run: the report has no rows.
 	// For callers that print figures only ("imas total").
 	FiguresOnly bool
+	// Spill, without Summary, moves each graph's rows to the store once
+	// its compilation is finished and every per-graph analysis of it has
+	// run (analyze.NewEarlyDetail), so that memory holds the rows of the
+	// graphs still open; the report reads the others back through
+	// model.Report.WithRows. The caller closes the store after writing.
+	Spill *spill.Store
 	// Parser, if set, parses the chunks elsewhere (the page's parse
 	// workers, see remote.go); Workers is then how many chunks are out at
 	// once.

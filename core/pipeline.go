@@ -297,6 +297,12 @@ func (p *pipeline) finish() (*model.Report, error) {
 		analyze.SummaryAfter(rep)
 	case p.opt.Summary:
 		analyze.Summary(rep)
+	case p.opt.Spill != nil:
+		rep.Spilled = p.opt.Spill
+		analyze.AllAfter(rep, c.early[b])
+		if err := p.opt.Spill.Err(); err != nil {
+			return nil, err
+		}
 	default:
 		analyze.All(rep)
 	}

@@ -12,13 +12,14 @@ import (
 	"imas/core"
 	"imas/core/export"
 	"imas/core/model"
+	"imas/core/spill"
 	"imas/internal/driver"
 )
 
 func init() {
 	register(&command{
 		name:    "report",
-		usage:   "report [-o DIR] [-trace-format json|proto] [-trace-graphs auto|all|N] [-rows=false] PATH...",
+		usage:   "report [-o DIR] [-trace-format json|proto] [-trace-graphs auto|all|N] [-rows=false] [-spill=false] PATH...",
 		summary: "write the CSV reports, report.json and the Perfetto trace to DIR (default ./mem_report)",
 		run:     runReport,
 	})
@@ -27,11 +28,12 @@ func init() {
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := commands["report"]
 	fs := newFlags(c, stderr)
-	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes)")
+	out := fs.String("o", "mem_report", "output directory (created if missing; the only place imas writes besides -spill's temporary directory)")
 	limits := limitFlags(fs)
 	traceFormat := fs.String("trace-format", export.TraceJSON, "format of the Perfetto trace: json (imas_graph_perfetto.json) or proto (imas_graph_perfetto.pftrace, several times smaller, for big runs)")
 	traceGraphs := fs.String("trace-graphs", "auto", fmt.Sprintf("graphs the trace shows: all, N (the N largest), or auto (all while they hold at most %d tensor rows, %d in the proto format, else the largest that fit; the trace says what it left out)", export.AutoTraceRowsJSON, export.AutoTraceRowsProto))
 	rows := fs.Bool("rows", true, "keep the per-tensor and per-allocation rows in report.json (-rows=false: figures only, a small file)")
+	spillRows := fs.Bool("spill", true, "keep the rows of finished graphs in a temporary file (under $TMPDIR, removed at exit) rather than in memory; -spill=false keeps every row in memory")
 	if code := parseFlags(fs, args, true); code >= 0 {
 		return code
 	}
@@ -45,7 +47,17 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "imas report:", err)
 		return exitUsage
 	}
-	rep, code := load(ctx, fs.Args(), driver.Report, core.Options{Limits: lim}, stderr)
+	opt := core.Options{Limits: lim}
+	if *spillRows {
+		store, err := spill.New("")
+		if err != nil {
+			fmt.Fprintln(stderr, "imas report:", err)
+			return exitNoInput
+		}
+		defer store.Close() // also when the run is interrupted (ctx) or fails
+		opt.Spill = store
+	}
+	rep, code := load(ctx, fs.Args(), driver.Report, opt, stderr)
 	if rep == nil {
 		return code
 	}

@@ -12,17 +12,18 @@ import (
 // parallel: each analysis writes only its own graph and reads its siblings'
 // rows, and diagnostics are added in graph order, so the result does not
 // depend on scheduling.
-func All(rep *model.Report) { run(rep, true, false) }
+func All(rep *model.Report) { run(rep, true, nil, false) }
 
 // Summary runs what a summary ("imas total") shows: the figures, the reuse
 // conflicts and the run-time figures, without the waste and peak breakdowns
 // and the address checks (about a tenth of the time of a big analysis).
-func Summary(rep *model.Report) { run(rep, false, false) }
+func Summary(rep *model.Report) { run(rep, false, nil, false) }
 
-// run analyses rep. With early, the graphs Early analysed already are in
-// rep as done (model.Report.WalkGraphs): their figure diagnostics take
-// their place in graph order among those of the others.
-func run(rep *model.Report, detail bool, early bool) {
+// run analyses rep. Graphs early analysed already (nil: none) keep their
+// figures and analyses. With walkDone, the graphs a figures-only build
+// finished are in rep as done (model.Report.WalkGraphs): their figure
+// diagnostics take their place in graph order among those of the others.
+func run(rep *model.Report, detail bool, early *Early, walkDone bool) {
 	type inst struct{ pid, graph string }
 	byInst := map[inst][]*model.Graph{}
 	for _, g := range rep.Graphs {
@@ -43,11 +44,15 @@ func run(rep *model.Report, detail bool, early bool) {
 	peaks := make([]peak, len(rep.Graphs))
 	forEach(len(rep.Graphs), func(i int) {
 		g := rep.Graphs[i]
+		if d, ok := early.finished(g); ok {
+			diags[i] = d
+			return
+		}
 		p := &peaks[i]
 		p.bytes, p.step = PeakStep(g.Rows)
 		diags[i] = figures(g, p.bytes, siblings(g))
 	})
-	if early {
+	if walkDone {
 		open := 0
 		rep.WalkGraphs(func(g *model.Graph, done model.DoneRef) bool {
 			var ds []model.Diagnostic
@@ -78,6 +83,9 @@ func run(rep *model.Report, detail bool, early bool) {
 		}
 		i--
 		g := rep.Graphs[i]
+		if _, ok := early.finished(g); ok {
+			return
+		}
 		if !detail {
 			g.Conflicts = Conflicts(g)
 			return

@@ -151,16 +151,16 @@ func staticMemType(r *model.Region) int64 {
 // filter first, and the index leaves out the rows the filter rules out,
 // which are most.
 type staticGraph struct {
-	key  staticKey
-	want tensorFilter
-	x    *tensorIndex
+	graphs []*model.Graph // the report's graphs of key, in report order
+	want   tensorFilter
+	x      *tensorIndex
 }
 
 // offsets returns the graph's index, built on first use: right before its
 // lookups, while the rows it read are still in the cache.
 func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 	if st.x == nil {
-		st.x = staticOffsets(rep, st.key, &st.want)
+		st.x = staticOffsets(rep, st.graphs, &st.want)
 	}
 	return st.x
 }
@@ -170,6 +170,13 @@ func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 // that CheckAddresses will look up in it.
 func staticGraphs(rep *model.Report) []*staticGraph {
 	graphs := map[staticKey]*staticGraph{}
+	// The graphs of each key, found once: a run of 10^5 small graphs has
+	// about as many static graphs to look up.
+	byKey := map[staticKey][]*model.Graph{}
+	for _, g := range rep.Graphs {
+		k := staticKey{g.PID, g.Graph, g.MemType}
+		byKey[k] = append(byKey[k], g)
+	}
 	byRegion := make([]*staticGraph, len(rep.Regions)) // one map lookup per region, not per address
 	for i := range rep.AddressChecks {
 		for j := range rep.AddressChecks[i].Rows {
@@ -186,7 +193,7 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 			if st == nil {
 				k := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
 				if st = graphs[k]; st == nil {
-					st = &staticGraph{key: k}
+					st = &staticGraph{graphs: byKey[k]}
 					graphs[k] = st
 				}
 				byRegion[r.Region-1] = st
@@ -201,14 +208,42 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 // tensors that want may hold: the [IMAS]Set row's block offset, or, for
 // members of a continuous block, the offset of their (last) continuous
 // line, which is where GE really placed them.
-func staticOffsets(rep *model.Report, k staticKey, want *tensorFilter) *tensorIndex {
+func staticOffsets(rep *model.Report, of []*model.Graph, want *tensorFilter) *tensorIndex {
 	var graphs []*model.Graph
-	for _, g := range rep.Graphs {
-		if g.PID == k.pid && g.Graph == k.graph && g.MemType == k.memtype {
-			graphs = append(graphs, g)
+	for _, g := range of {
+		// A spill store that cannot give the rows back keeps the error,
+		// which fails the run (core/spill).
+		full, err := rep.WithRows(g)
+		if err != nil {
+			continue
 		}
+		if full != g {
+			// Loaded for this index only: keep the rows it may hold, not
+			// the graph (the indexes of a run live together).
+			full = wantedRows(full, want)
+		}
+		graphs = append(graphs, full)
 	}
 	return newTensorIndex(graphs, want, hashTensor)
+}
+
+// wantedRows returns a graph with only the rows and continuous lines of g
+// that want may hold, in g's order, and only what the index reads of them
+// (the tensor and its offset), in strings of their own: a loaded graph's
+// names share one string of its whole segment.
+func wantedRows(g *model.Graph, want *tensorFilter) *model.Graph {
+	k := &model.Graph{}
+	for i := range g.Reassign {
+		if a := &g.Reassign[i]; want.has(a.Node, a.Kind, a.Index) {
+			k.Reassign = append(k.Reassign, model.Reassign{Node: strings.Clone(a.Node), Kind: strings.Clone(a.Kind), Index: a.Index, Offset: a.Offset})
+		}
+	}
+	for i := range g.Rows {
+		if a := &g.Rows[i]; want.has(a.Node, a.Kind, a.Index) {
+			k.Rows = append(k.Rows, model.Row{Node: strings.Clone(a.Node), Kind: strings.Clone(a.Kind), Index: a.Index, Offset: a.Offset})
+		}
+	}
+	return k
 }
 
 // tensorFilter is a set of tensors that may answer false positives, never
@@ -382,56 +417,100 @@ func (x *tensorIndex) offset(node, kind string, index, off int64) (int64, bool) 
 // workspace. Regions matching none of the rules stay unmapped, and their
 // addresses are checked against the region only.
 func MapRegions(rep *model.Report) {
-	byPID := map[string][]*model.Graph{}
-	for _, g := range rep.Graphs {
-		byPID[g.PID] = append(byPID[g.PID], g)
+	// The graphs of each process and memory type, indexed by the region
+	// sizes they fit, the graph id their name ends with and their name:
+	// a run of 10^5 small graphs logs as many regions.
+	type class struct {
+		pid string
+		mt  int64
 	}
-	taken := map[*model.Graph]bool{}
+	type index struct {
+		byID   map[string][]int // "<name>_<id>" graphs by id, in report order
+		byName map[string]int
+		// per fitting size, the graphs not yet taken by a region: how
+		// many, and the xor of their positions + 1 (the position of the
+		// only one when there is one)
+		free    map[int64]int
+		freeXor map[int64]int
+	}
+	classes := map[class]*index{}
+	for i, g := range rep.Graphs {
+		k := class{g.PID, g.MemType}
+		x := classes[k]
+		if x == nil {
+			x = &index{byID: map[string][]int{}, byName: map[string]int{}, free: map[int64]int{}, freeXor: map[int64]int{}}
+			classes[k] = x
+		}
+		base := baseName(g.Graph)
+		if u := strings.LastIndexByte(base, '_'); u >= 0 {
+			x.byID[base[u+1:]] = append(x.byID[base[u+1:]], i)
+		}
+		x.byName[g.Graph] = i
+		for _, size := range fitSizes(g) {
+			x.free[size]++
+			x.freeXor[size] ^= i + 1
+		}
+	}
+	taken := make([]bool, len(rep.Graphs))
 	for i := range rep.Regions {
 		r := &rep.Regions[i]
 		r.Graph = ""
 		if r.GraphID < 0 || r.Type != "F" {
 			continue
 		}
-		mt := staticMemType(r)
-		var named, fitting []*model.Graph
-		var hinted *model.Graph
-		suffix := "_" + strconv.FormatInt(r.GraphID, 10)
-		for _, g := range byPID[r.PID] {
-			if g.MemType != mt {
-				continue
-			}
-			fit := fits(g, r.Size)
-			if strings.HasSuffix(baseName(g.Graph), suffix) {
-				named = append(named, g)
-			}
-			if fit && !taken[g] {
-				fitting = append(fitting, g)
-			}
-			if g.Graph == r.Hint && fit {
-				hinted = g
-			}
+		x := classes[class{r.PID, staticMemType(r)}]
+		if x == nil {
+			continue
 		}
-		var pick *model.Graph
+		// The id has no '_', so "ends with _<id>" is "its last '_' is
+		// followed by <id>".
+		named := x.byID[strconv.FormatInt(r.GraphID, 10)]
+		pick := -1
 		for _, g := range named {
-			if fits(g, r.Size) {
+			if fits(rep.Graphs[g], r.Size) {
 				pick = g
 			}
 		}
-		switch {
-		case pick != nil:
-		case hinted != nil:
-			pick = hinted
-		case len(fitting) == 1:
-			pick = fitting[0]
-		case len(named) == 1:
+		if g, ok := x.byName[r.Hint]; pick < 0 && ok && fits(rep.Graphs[g], r.Size) {
+			pick = g
+		}
+		if pick < 0 && x.free[r.Size] == 1 {
+			pick = x.freeXor[r.Size] - 1
+		}
+		if pick < 0 && len(named) == 1 {
 			pick = named[0]
-		default:
+		}
+		if pick < 0 {
 			continue
 		}
-		taken[pick] = true
-		r.Graph = pick.Graph
+		if g := rep.Graphs[pick]; !taken[pick] {
+			taken[pick] = true
+			for _, size := range fitSizes(g) {
+				x.free[size]--
+				x.freeXor[size] ^= pick + 1
+			}
+		}
+		r.Graph = rep.Graphs[pick].Graph
 	}
+}
+
+// fitSizes lists the region sizes g fits (fits), each once.
+func fitSizes(g *model.Graph) []int64 {
+	sizes := make([]int64, 0, 3)
+	add := func(s int64) {
+		for _, o := range sizes {
+			if o == s {
+				return
+			}
+		}
+		sizes = append(sizes, s)
+	}
+	add(g.MemorySize)
+	add(g.MemorySize - g.ZeroCopy)
+	if g.AppendWs != nil {
+		add(g.AppendWs.LastSize)
+	}
+	return sizes
 }
 
 func fits(g *model.Graph, size int64) bool {

@@ -14,6 +14,10 @@ import (
 func WriteGraphCSV(w io.Writer, rep *model.Report) error {
 	c := newCSV(w)
 	for _, g := range rep.Graphs {
+		g, err := rep.WithRows(g)
+		if err != nil {
+			return err
+		}
 		proc := "Process_" + g.PID
 		for i := range g.Rows {
 			r := &g.Rows[i]

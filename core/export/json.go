@@ -14,35 +14,81 @@ import (
 // space, byte for byte what json.Encoder with SetIndent("", " ") writes.
 // A report of 10^6 rows is ~1 GB of JSON, which encoding/json builds in
 // memory twice (compact, then indented): here the big arrays are streamed
-// instead. The report is marshalled without its graphs, each graph without
-// its rows, each row on its own, and an indenting writer formats the
-// stream on its way out; rows, most of the bytes, are written already
-// indented (json_row.go).
+// instead. The report is marshalled without its graphs, pools and address
+// checks, each of those without its rows, each row on its own, and an
+// indenting writer formats the stream on its way out; graph rows, most of
+// the bytes, are written already indented (json_row.go).
 func WriteJSON(w io.Writer, rep *model.Report) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	x := &indenter{w: bw}
 	head := *rep
-	head.Graphs = nil
-	err := streamField(x, &head, "graphs", func() error {
-		if rep.Graphs == nil {
-			return x.writeString("null")
-		}
-		x.writeString("[")
-		for i, g := range rep.Graphs {
-			if i > 0 {
-				x.writeString(",")
-			}
-			if err := writeGraphJSON(x, g); err != nil {
-				return err
-			}
-		}
-		return x.writeString("]")
+	head.Graphs, head.Pools, head.AddressChecks = nil, nil, nil
+	err := streamFields(x, &head, []streamed{
+		{"graphs", func() error {
+			return streamList(x, rep.Graphs == nil, len(rep.Graphs), func(i int) error {
+				g, err := rep.WithRows(rep.Graphs[i])
+				if err != nil {
+					return err
+				}
+				return writeGraphJSON(x, g)
+			})
+		}},
+		{"address_checks", func() error {
+			return streamList(x, rep.AddressChecks == nil, len(rep.AddressChecks), func(i int) error {
+				ac := &rep.AddressChecks[i]
+				head := *ac
+				head.Rows = nil
+				return streamField(x, &head, "rows", func() error {
+					return streamList(x, ac.Rows == nil, len(ac.Rows), func(j int) error { return marshalTo(x, &ac.Rows[j]) })
+				})
+			})
+		}},
+		{"pools", func() error {
+			return streamList(x, rep.Pools == nil, len(rep.Pools), func(i int) error {
+				p := rep.Pools[i]
+				if p == nil {
+					return x.writeString("null")
+				}
+				head := *p
+				head.Rows = nil
+				return streamField(x, &head, "rows", func() error {
+					return streamList(x, p.Rows == nil, len(p.Rows), func(j int) error { return marshalTo(x, &p.Rows[j]) })
+				})
+			})
+		}},
 	})
 	if err != nil {
 		return err
 	}
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// streamList writes a JSON array of n items, item writing each, or null.
+func streamList(x *indenter, isNil bool, n int, item func(i int) error) error {
+	if isNil {
+		return x.writeString("null")
+	}
+	x.writeString("[")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			x.writeString(",")
+		}
+		if err := item(i); err != nil {
+			return err
+		}
+	}
+	return x.writeString("]")
+}
+
+// marshalTo writes v as compact JSON through x.
+func marshalTo(x *indenter, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = x.Write(b)
+	return err
 }
 
 func writeGraphJSON(x *indenter, g *model.Graph) error {
@@ -74,21 +120,37 @@ func writeGraphJSON(x *indenter, g *model.Graph) error {
 // streamField writes v, a struct whose field key is null, with stream
 // writing that field's value instead.
 func streamField(x *indenter, v any, key string, stream func() error) error {
+	return streamFields(x, v, []streamed{{key, stream}})
+}
+
+// streamed is a field of a struct that streamFields writes itself.
+type streamed struct {
+	key   string
+	write func() error
+}
+
+// streamFields writes v, a struct whose fields fs are null, with each
+// field's write writing its value instead; fs are in v's field order.
+func streamFields(x *indenter, v any, fs []streamed) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	at := topLevelNull(b, key)
-	if at < 0 {
-		return errors.New("export: report.json: no " + key + " field to stream")
+	from := 0
+	for _, f := range fs {
+		at := topLevelNull(b, f.key)
+		if at < from {
+			return errors.New("export: report.json: no " + f.key + " field to stream")
+		}
+		if _, err := x.Write(b[from:at]); err != nil {
+			return err
+		}
+		if err := f.write(); err != nil {
+			return err
+		}
+		from = at + len("null")
 	}
-	if _, err := x.Write(b[:at]); err != nil {
-		return err
-	}
-	if err := stream(); err != nil {
-		return err
-	}
-	_, err = x.Write(b[at+len("null"):])
+	_, err = x.Write(b[from:])
 	return err
 }
 
@@ -209,15 +271,19 @@ func (x *indenter) Write(p []byte) (int, error) {
 }
 
 // WriteJSONWithoutRows writes report.json without the per-tensor rows of
-// graphs and variables, the per-allocation rows of pools and the
-// per-operator rows of address checks (their figures stay), marked extra.rows_omitted: the summary of a big run is
-// then small. rep itself is not changed.
+// graphs and variables, the graphs' live curves, the per-allocation rows
+// of pools and the per-operator rows of address checks (their figures
+// stay), marked extra.rows_omitted: the summary of a big run is then
+// small. rep itself is not changed.
 func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	r := *rep
 	r.Graphs = make([]*model.Graph, len(rep.Graphs))
 	for i, g := range rep.Graphs {
 		c := *g
 		c.Rows, c.Reassign, c.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
+		// One point a step, the live curve grows like the rows: it was
+		// most of a big run's summary.
+		c.Live = nil
 		r.Graphs[i] = &c
 	}
 	r.Variables = make([]*model.VarSession, len(rep.Variables))

@@ -60,7 +60,7 @@ func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 // with the pool allocations before the scope's cut. It returns the runtime
 // time origin and the note saying what was left out ("" if nothing).
 func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, lim traceLimits) (origin, note string) {
-	keep, graphNote := sc.graphs(rep.Graphs, lim.rows)
+	keep, graphNote := sc.graphs(rep, lim.rows)
 	cut, poolNote := sc.poolCut(rep.Pools, lim.poolRows)
 	note = joinNotes(graphNote, poolNote)
 	p := &perfetto{t: t, poolCut: cut}
@@ -72,7 +72,14 @@ func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, lim t
 	}
 	for i, g := range rep.Graphs {
 		if keep == nil || keep[i] {
-			p.graph(g)
+			full, err := rep.WithRows(g)
+			if err != nil {
+				if t.err == nil {
+					t.err = err
+				}
+				break
+			}
+			p.graph(full)
 		}
 	}
 	origin = p.runtime(rep)

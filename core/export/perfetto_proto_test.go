@@ -548,6 +548,7 @@ func TestReportJSONWithoutRows(t *testing.T) {
 	var r struct {
 		Graphs []struct {
 			Rows       []json.RawMessage `json:"rows"`
+			Live       json.RawMessage   `json:"live"`
 			MemorySize int64             `json:"memory_size"`
 		} `json:"graphs"`
 		Extra map[string]any `json:"extra"`
@@ -558,10 +559,17 @@ func TestReportJSONWithoutRows(t *testing.T) {
 	if r.Extra["rows_omitted"] != true || len(r.Graphs) != len(rep.Graphs) {
 		t.Fatalf("extra %v, %d graphs", r.Extra, len(r.Graphs))
 	}
+	live := 0
 	for i, g := range r.Graphs {
-		if len(g.Rows) != 0 || g.MemorySize != rep.Graphs[i].MemorySize {
-			t.Errorf("graph %d: %d rows, memory_size %d", i, len(g.Rows), g.MemorySize)
+		if len(g.Rows) != 0 || g.Live != nil || g.MemorySize != rep.Graphs[i].MemorySize {
+			t.Errorf("graph %d: %d rows, live curve %.40s, memory_size %d", i, len(g.Rows), g.Live, g.MemorySize)
 		}
+		if rep.Graphs[i].Live != nil {
+			live++
+		}
+	}
+	if live == 0 {
+		t.Error("no graph of the sample has a live curve: the test checks nothing")
 	}
 	if slim.Len() >= full.Len() {
 		t.Errorf("without rows %d bytes, with %d", slim.Len(), full.Len())

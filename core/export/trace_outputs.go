@@ -58,7 +58,7 @@ func TraceNote(rep *model.Report, o TraceOptions) string {
 	if o.Format == TraceProto {
 		lim = protoLimits
 	}
-	_, graphNote := o.Scope.graphs(rep.Graphs, lim.rows)
+	_, graphNote := o.Scope.graphs(rep, lim.rows)
 	_, poolNote := o.Scope.poolCut(rep.Pools, lim.poolRows)
 	note := joinNotes(graphNote, poolNote)
 	if note == "" || o.Format == TraceProto {

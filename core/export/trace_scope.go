@@ -86,7 +86,8 @@ func joinNotes(a, b string) string {
 
 // graphs returns which graphs to write (nil: all) and, when some are left
 // out, a note saying which.
-func (sc TraceScope) graphs(gs []*model.Graph, autoRows int) (keep []bool, note string) {
+func (sc TraceScope) graphs(rep *model.Report, autoRows int) (keep []bool, note string) {
+	gs := rep.Graphs
 	if sc.Graphs < 0 || len(gs) == 0 {
 		return nil, ""
 	}
@@ -94,16 +95,20 @@ func (sc TraceScope) graphs(gs []*model.Graph, autoRows int) (keep []bool, note 
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(gs[b].Rows), len(gs[a].Rows)) })
+	rows := make([]int, len(gs))
+	for i, g := range gs {
+		rows[i] = rep.RowCount(g)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rows[b], rows[a]) })
 	keep = make([]bool, len(gs))
-	var rows, leftRows int
+	var kept, leftRows int
 	left := 0
 	for k, i := range order {
-		n := len(gs[i].Rows)
-		fits := sc.Graphs > 0 && k < sc.Graphs || sc.Graphs == AutoGraphs && (k == 0 || rows+n <= autoRows)
+		n := rows[i]
+		fits := sc.Graphs > 0 && k < sc.Graphs || sc.Graphs == AutoGraphs && (k == 0 || kept+n <= autoRows)
 		if fits {
 			keep[i] = true
-			rows += n
+			kept += n
 			continue
 		}
 		left++

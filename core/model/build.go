@@ -81,6 +81,13 @@ type Builder struct {
 	maxOpen int
 	// what the graphs handed to OnFinished held, for the sanity counts
 	droppedRows, droppedCont, droppedAtomic, doneSummaries int64
+	// OnSpill, when set (and OnFinished is not), is called at the same
+	// point for "imas report": it analyses the graphs and moves their
+	// rows, continuous lines and atomic pieces to a store (a spill store,
+	// core/spill); the graphs stay in the report without their rows.
+	OnSpill func(gs []*Graph)
+	// graphs handed to OnSpill (they stay in the graph index)
+	spilledGraphs int
 }
 
 // figuresOnly: the build keeps what the summary prints (OnFinished).
@@ -329,7 +336,7 @@ func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
 func (b *Builder) setLast(pid int64, in *instance) {
 	prev := b.lastInst[pid]
 	b.lastInst[pid] = in
-	if prev == nil || prev == in || prev.finished || !prev.closed || b.OnFinished == nil {
+	if prev == nil || prev == in || prev.finished || !prev.closed || (b.OnFinished == nil && b.OnSpill == nil) {
 		return
 	}
 	for _, g := range prev.graphs {
@@ -338,6 +345,10 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		}
 	}
 	prev.finished = true
+	if b.OnFinished == nil {
+		b.spill(prev.graphs)
+		return
+	}
 	diags := b.OnFinished(prev.graphs)
 	for i, g := range prev.graphs {
 		b.droppedRows += int64(len(g.Rows))
@@ -355,6 +366,27 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		b.forgetHint(HintKey{prev.pid, prev.name(), g.MemType})
 	}
 	prev.graphs = nil
+}
+
+// spill hands the graphs of a finished compilation to OnSpill and counts
+// what it took from them, for the sanity counts.
+func (b *Builder) spill(gs []*Graph) {
+	var rows, cont, atomic int64
+	for _, g := range gs {
+		rows += int64(len(g.Rows))
+		cont += int64(len(g.Reassign))
+		atomic += int64(len(g.AtomicPieces))
+	}
+	b.OnSpill(gs)
+	b.spilledGraphs += len(gs)
+	b.droppedRows += rows
+	for _, g := range gs {
+		g.Rows = []Row{}
+		cont -= int64(len(g.Reassign))
+		atomic -= int64(len(g.AtomicPieces))
+	}
+	b.droppedCont += cont
+	b.droppedAtomic += atomic
 }
 
 // forgetHint drops the size hint of a finished compilation's graph: a
@@ -386,7 +418,7 @@ func (b *Builder) graph(in *instance, memtype int64, file int32, line int64) *Gr
 			File: file, Line: line, Seq: int(in.seq)}
 		b.graphs[k] = g
 		in.graphs = append(in.graphs, g)
-		b.maxOpen = max(b.maxOpen, len(b.graphs))
+		b.maxOpen = max(b.maxOpen, len(b.graphs)-b.spilledGraphs)
 		if in.finished && memtype == 2 {
 			// A finished compilation has a graph already.
 			// HBM's zero-copy figure counts its siblings' rows.

@@ -36,6 +36,10 @@ type Report struct {
 	// done: the graphs a build kept as GraphDone (Builder.OnFinished);
 	// Graphs holds the others. WalkGraphs and AllGraphs list both.
 	done doneGraphs
+
+	// Spilled, when set, holds the rows of graphs finished during the
+	// build (RowStore); readers of rows go through WithRows.
+	Spilled RowStore `json:"-"`
 }
 
 // Inputs accounts for every byte and line read: Candidates = Records + Rejected.
@@ -670,4 +674,32 @@ func itoa(n int64) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// RowStore holds the per-row data of graphs moved out of memory while the
+// model is built (a spill store, core/spill): a finished graph keeps its
+// figures and analyses in the report, its rows, continuous lines, atomic
+// pieces and live curve go to the store. Load returns a copy of g with
+// them back (g itself when they were never moved); it is safe for
+// concurrent use. Rows is g's row count either way.
+type RowStore interface {
+	Load(g *Graph) (*Graph, error)
+	Rows(g *Graph) int
+}
+
+// WithRows returns g with its rows, loaded from r.Spilled when they were
+// moved there.
+func (r *Report) WithRows(g *Graph) (*Graph, error) {
+	if r.Spilled == nil {
+		return g, nil
+	}
+	return r.Spilled.Load(g)
+}
+
+// RowCount is len(g.Rows) of the graph with its rows (WithRows).
+func (r *Report) RowCount(g *Graph) int {
+	if r.Spilled == nil {
+		return len(g.Rows)
+	}
+	return r.Spilled.Rows(g)
 }

@@ -1,0 +1,171 @@
+package spill
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"testing"
+
+	"imas/core/model"
+)
+
+// fill sets every field of the value v points to, recursively, to a value
+// that differs from its zero value (and from field to field), so that a
+// field the codec leaves out cannot round-trip.
+func fill(v reflect.Value, seed *int64) {
+	*seed++
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("s" + string(rune('a'+*seed%26)) + "\"\\<é")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(-(*seed % 100) - 1)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), seed)
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			fill(v.Index(i), seed)
+		}
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := 0; i < v.Len(); i++ {
+			fill(v.Index(i), seed)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			fill(v.Field(i), seed)
+		}
+	default:
+		panic("fill: " + v.Kind().String())
+	}
+}
+
+// spilled are the fields Put moves.
+func spilled(g *model.Graph) model.Graph {
+	return model.Graph{Rows: g.Rows, Reassign: g.Reassign, AtomicPieces: g.AtomicPieces, Live: g.Live}
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	var seed int64
+	full := &model.Graph{}
+	fill(reflect.ValueOf(&full.Rows).Elem(), &seed)
+	fill(reflect.ValueOf(&full.Reassign).Elem(), &seed)
+	fill(reflect.ValueOf(&full.AtomicPieces).Elem(), &seed)
+	fill(reflect.ValueOf(&full.Live).Elem(), &seed)
+	for _, tc := range []struct {
+		name string
+		g    *model.Graph
+	}{
+		{"every field set", full},
+		{"nil slices", &model.Graph{}},
+		{"empty slices", &model.Graph{Rows: []model.Row{}, Reassign: []model.Reassign{}, AtomicPieces: []model.AtomicPiece{},
+			Live: &model.LiveCurve{Steps: []int64{}}}},
+		{"a row with a nil life_desc", &model.Graph{Rows: []model.Row{{Node: "n", Line: 7}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got model.Graph
+			if err := decodeGraph(encodeGraph(nil, tc.g), &got); err != nil {
+				t.Fatal(err)
+			}
+			if want := spilled(tc.g); !reflect.DeepEqual(got, want) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestDecodeCorrupt(t *testing.T) {
+	var seed int64
+	g := &model.Graph{}
+	fill(reflect.ValueOf(&g.Rows).Elem(), &seed)
+	b := encodeGraph(nil, g)
+	for _, cut := range []int{0, 1, len(b) / 2, len(b) - 1} {
+		var got model.Graph
+		if err := decodeGraph(b[:cut], &got); err == nil {
+			t.Errorf("a segment cut at %d of %d bytes decoded", cut, len(b))
+		}
+	}
+	var got model.Graph
+	if err := decodeGraph(append(b, 0), &got); err == nil {
+		t.Error("a segment with a byte too many decoded")
+	}
+}
+
+func TestStorePutLoad(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a := &model.Graph{Graph: "a", Rows: []model.Row{{Node: "x", Size: 512}, {Node: "y", Size: 1024}}, Reassign: []model.Reassign{},
+		Live: &model.LiveCurve{Steps: []int64{0, 3}, Reusable: []int64{512, 0}, Counted: []int64{512, 0}}}
+	b := &model.Graph{Graph: "b", Rows: []model.Row{{Node: "z"}}}
+	kept := &model.Graph{Graph: "kept", Rows: []model.Row{{Node: "k"}}}
+	want := map[*model.Graph]model.Graph{a: spilled(a), b: spilled(b)}
+	for _, g := range []*model.Graph{a, b} {
+		if err := s.Put(g); err != nil {
+			t.Fatal(err)
+		}
+		if g.Rows != nil || g.Live != nil {
+			t.Errorf("graph %s keeps its rows after Put", g.Graph)
+		}
+	}
+	for g, w := range want {
+		full, err := s.Load(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full == g || full.Graph != g.Graph || !reflect.DeepEqual(spilled(full), w) {
+			t.Errorf("Load(%s) = %+v, want a copy with %+v", g.Graph, full, w)
+		}
+		if s.Rows(g) != len(w.Rows) {
+			t.Errorf("Rows(%s) = %d, want %d", g.Graph, s.Rows(g), len(w.Rows))
+		}
+	}
+	if full, err := s.Load(kept); err != nil || full != kept || s.Rows(kept) != 1 {
+		t.Errorf("a graph never put: Load = %p, %v, Rows %d; want itself and 1 row", full, err, s.Rows(kept))
+	}
+	if s.Graphs() != 2 || s.Bytes() <= 0 {
+		t.Errorf("Graphs %d, Bytes %d; want 2 and some", s.Graphs(), s.Bytes())
+	}
+}
+
+func TestCloseRemovesDir(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &model.Graph{Rows: []model.Row{{Node: "x"}}}
+	if err := s.Put(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Dir()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("after Close, %s: %v; want it removed", s.Dir(), err)
+	}
+	if _, err := s.Load(g); err == nil {
+		t.Error("Load after Close gave no error")
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+}
+
+func TestPutErrorSticks(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.f.Close() // the disk gone: writes fail
+	if err := s.Put(&model.Graph{Rows: []model.Row{{}}}); err == nil {
+		t.Fatal("Put on a closed file gave no error")
+	}
+	if s.Err() == nil {
+		t.Error("Err is nil after a failed Put")
+	}
+}
