@@ -94,7 +94,19 @@ func ProgressText(p engine.Progress) string {
 	if p.Path != "" {
 		parts = append(parts, p.Path)
 	}
+	if p.Stalled > 0 {
+		parts = append(parts, stalledText(p.Stalled))
+	}
 	return strings.Join(parts, " · ")
+}
+
+// stalledText says that parse workers stopped answering and the engine
+// parsed their chunks itself (slower, same results).
+func stalledText(n int) string {
+	if n == 1 {
+		return "a parse worker stopped answering: its chunks parsed here"
+	}
+	return fmt.Sprintf("parse workers stopped answering %d times: their chunks parsed here", n)
 }
 
 // ETA extrapolates the remaining read time from the rate so far; -1 when

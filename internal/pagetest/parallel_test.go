@@ -1,11 +1,15 @@
 package pagetest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"imas/internal/gen"
@@ -104,4 +108,61 @@ func sparseFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestParseWatchdog starts parse worker 0 as one that takes chunks and
+// never answers (?parsestall=0): the watchdog gives it up after
+// ?parsetimeout ms, the engine parses its chunks, the analysis ends with
+// the native core's figures, and the page says that a worker stopped
+// answering (the last progress counts it).
+func TestParseWatchdog(t *testing.T) {
+	files := elevenRanks(t, 24<<20)
+	want := nativeGraphs(t, files...)
+	b := newTab(t, 3*time.Minute)
+	b.open(t, "?parsers=2&parsestall=0&parsetimeout=1500")
+	b.load(t, 1, files...)
+	checkFigures(t, b.shownGraphs(t), want)
+	var got struct {
+		Parsed  []int64 `json:"parsed"`
+		Stalled int     `json:"stalled"`
+	}
+	var progress, note string
+	b.eval(t, `imasPage.progress`, &progress)
+	b.eval(t, `(document.querySelector('.note')||{}).textContent||''`, &note)
+	if err := json.Unmarshal([]byte(progress), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Stalled < 1 || len(got.Parsed) != 2 || got.Parsed[0] != 0 || got.Parsed[1] == 0 {
+		t.Errorf("last progress %s: want worker 0 given up (stalled ≥ 1) and worker 1 busy", progress)
+	}
+	if !strings.Contains(note, "stopped answering") {
+		t.Errorf("the page's note %q does not say that a parse worker stopped answering", note)
+	}
+	b.clean(t)
+}
+
+// TestParserCount checks the default number of parse workers against
+// navigator.hardwareConcurrency (overridden through the DevTools protocol
+// before the page loads): the page's thread and the engine's take two
+// cores, the rest parse, four at most; ?parsers=N still forces N.
+func TestParserCount(t *testing.T) {
+	files, _ := sample(t, "mixed")
+	for _, c := range []struct {
+		cores   int64
+		query   string
+		workers int
+	}{{2, "", 0}, {3, "", 1}, {8, "", 4}, {64, "", 4}, {2, "?parsers=3", 3}, {8, "?parsers=0", 0}} {
+		t.Run(fmt.Sprintf("%d-cores%s", c.cores, c.query), func(t *testing.T) {
+			b := newTab(t, 2*time.Minute)
+			b.run(t, emulation.SetHardwareConcurrencyOverride(c.cores))
+			b.open(t, c.query)
+			b.load(t, 1, files...)
+			var parsed []int64
+			b.eval(t, `JSON.parse(imasPage.progress).parsed || []`, &parsed)
+			if len(parsed) != c.workers {
+				t.Errorf("%d parse workers (chunks each parsed: %v), want %d", len(parsed), parsed, c.workers)
+			}
+			b.clean(t)
+		})
+	}
 }

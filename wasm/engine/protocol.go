@@ -26,4 +26,8 @@ type Progress struct {
 	// Parsed counts the chunks of this analysis each parse worker parsed
 	// (none: every chunk was parsed in the engine's thread).
 	Parsed []int64 `json:"parsed,omitempty"`
+	// Stalled counts the parse workers given up during this analysis
+	// because they held chunks and answered none in time (page.js's
+	// watchdog): the engine parsed those chunks itself.
+	Stalled int `json:"stalled,omitempty"`
 }

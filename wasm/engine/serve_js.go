@@ -208,9 +208,10 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	}
 	start := time.Now()
 	last := start
-	parsed0 := sv.parsed.snapshot()
+	parsed0, stalled0 := sv.parsed.snapshot(), parseStalls()
 	progress := func(now time.Time) {
 		p.Read, p.Seconds, p.Inflated = read.Load(), now.Sub(start).Seconds(), inflated.Load()
+		p.Stalled = parseStalls() - stalled0
 		if len(parsed0) > 0 {
 			p.Parsed = sv.parsed.snapshot()
 			for i := range p.Parsed {
