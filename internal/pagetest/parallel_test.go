@@ -68,6 +68,11 @@ func TestParallelParse(t *testing.T) {
 				b.run(t, chromedp.SetUploadFiles("#files", []string{sparseFile(t)}, chromedp.ByQuery),
 					chromedp.WaitVisible(`#cancel`, chromedp.ByQuery))
 				b.clickFor(t, `#cancel`, `.imas[data-ends="2"][data-pending="0"]`)
+				var count struct{ Started, Terminated int }
+				b.eval(t, `imasPage.parseWorkers`, &count)
+				if count.Started != 6 || count.Terminated != 3 {
+					t.Errorf("parse workers after a cancel: %+v, want 6 started, 3 terminated", count)
+				}
 				b.load(t, 3, files...)
 				checkFigures(t, b.shownGraphs(t), want)
 				b.checkParsed(t, c.workers)
@@ -119,7 +124,7 @@ func TestParseWatchdog(t *testing.T) {
 	files := elevenRanks(t, 24<<20)
 	want := nativeGraphs(t, files...)
 	b := newTab(t, 3*time.Minute)
-	b.open(t, "?parsers=2&parsestall=0&parsetimeout=1500")
+	b.open(t, "?parsers=2&parsestall=0&parsetimeout=3000")
 	b.load(t, 1, files...)
 	checkFigures(t, b.shownGraphs(t), want)
 	var got struct {
@@ -165,4 +170,64 @@ func TestParserCount(t *testing.T) {
 			b.clean(t)
 		})
 	}
+}
+
+// TestProgressManyFiles reads eleven files and checks every progress
+// message of the analysis: how many files are read, the file being read
+// with its bytes read and its size, and the totals, up to the last
+// message, where every file is read.
+func TestProgressManyFiles(t *testing.T) {
+	files := elevenRanks(t, 24<<20)
+	size := map[string]int64{}
+	var total int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size[filepath.Base(f)] = st.Size()
+		total += st.Size()
+	}
+	b := newTab(t, 3*time.Minute)
+	b.open(t, "?parsers=0")
+	b.eval(t, `(window.progressSeen = [], imasEngine.addEventListener('message', (e) => {
+		if (e.data && e.data.kind === 'progress') progressSeen.push(e.data.json);
+	}), 0)`, nil)
+	b.load(t, 1, files...)
+	var seen []string
+	b.eval(t, `progressSeen`, &seen)
+	if len(seen) < 2 {
+		t.Fatalf("%d progress messages", len(seen))
+	}
+	var prev struct {
+		read int64
+		done int
+	}
+	for k, text := range seen {
+		var p struct {
+			Read       int64  `json:"read"`
+			Total      int64  `json:"total"`
+			Inputs     int    `json:"inputs"`
+			InputsDone int    `json:"inputs_done"`
+			Input      string `json:"input"`
+			InputRead  int64  `json:"input_read"`
+			InputSize  int64  `json:"input_size"`
+		}
+		if err := json.Unmarshal([]byte(text), &p); err != nil {
+			t.Fatal(err)
+		}
+		bad := p.Total != total || p.Inputs != len(files) || p.InputsDone < prev.done || p.Read < prev.read ||
+			p.InputsDone > p.Inputs || p.Read > p.Total
+		if p.Input != "" {
+			bad = bad || p.InputSize != size[p.Input] || p.InputRead > p.InputSize
+		}
+		if k == len(seen)-1 {
+			bad = bad || p.InputsDone != len(files) || p.Read != total || p.Input == ""
+		}
+		if bad {
+			t.Errorf("progress message %d of %d: %s (files %v, %d bytes)", k+1, len(seen), text, size, total)
+		}
+		prev.read, prev.done = p.Read, p.InputsDone
+	}
+	b.clean(t)
 }

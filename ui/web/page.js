@@ -534,12 +534,14 @@
   // engine's {kind: 'parsers', replace: i}: worker i is terminated and a
   // new one's port posted to the engine. ?parsestall=I starts worker I as
   // one that takes requests and never answers (the watchdog's test).
+  // imasPage.parseWorkers counts the workers started and terminated.
   function parseWorkers(src, module, vector, n, warmup, stall) {
     const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
-    const ws = [];
+    const ws = [], count = page.parseWorkers = {started: 0, terminated: 0};
     let engine = null;
     const start = (i) => {
       const ch = new MessageChannel();
+      count.started++;
       try {
         ws[i] = new Worker(url);
       } catch (err) {
@@ -558,7 +560,10 @@
       engine = w;
       const i = m.replace;
       if (!(i >= 0 && i < n)) return;
-      if (ws[i]) ws[i].terminate();
+      if (ws[i]) {
+        ws[i].terminate();
+        count.terminated++;
+      }
       const port = start(i);
       w.postMessage({parser: i, port}, [port]);
     };
