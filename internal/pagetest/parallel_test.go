@@ -124,7 +124,7 @@ func TestParseWatchdog(t *testing.T) {
 	files := elevenRanks(t, 24<<20)
 	want := nativeGraphs(t, files...)
 	b := newTab(t, 3*time.Minute)
-	b.open(t, "?parsers=2&parsestall=0&parsetimeout=3000")
+	b.open(t, "?parsers=2&parsestall=0&parsetimeout=5000")
 	b.load(t, 1, files...)
 	checkFigures(t, b.shownGraphs(t), want)
 	var got struct {
