@@ -394,9 +394,9 @@
   }
 
   // startParsers runs in the engine's worker and connects it to its parse
-  // workers: init.parsers MessagePorts (init.parserPorts), each the end of
-  // a channel to a worker that the page started (parseWorkers) and that
-  // parses chunks for the engine (wasm/engine ServeParse). The page starts
+  // workers: init.parserPorts, MessagePorts each at the end of a channel
+  // to a worker that the page started (parseWorkers) and that parses
+  // chunks for the engine (wasm/engine ServeParse). The page starts
   // them because in Firefox a worker's own `new Worker` is a synchronous
   // round trip to the page's thread that sometimes never returns: the
   // engine's thread then hung before Go ever ran (seen starting the third
