@@ -78,6 +78,12 @@ func ProgressText(p engine.Progress) string {
 		return fmt.Sprintf("read %s (%s lines, %s records) in %.1fs; analysing…", Size(p.Total), Count(p.Lines), Count(p.Records), p.Seconds)
 	}
 	parts := []string{fmt.Sprintf("%s of %s", Size(p.Read), Size(p.Total))}
+	if p.Inputs > 1 {
+		parts = append(parts, fmt.Sprintf("%d of %d files read", p.InputsDone, p.Inputs))
+	}
+	if p.Input != "" && p.Inputs > 1 {
+		parts = append(parts, fmt.Sprintf("%s: %s of %s", p.Input, Size(p.InputRead), Size(p.InputSize)))
+	}
 	if p.Bytes != p.Read && p.Bytes > 0 {
 		parts = append(parts, Size(p.Bytes)+" of text")
 	}
@@ -91,10 +97,22 @@ func ProgressText(p engine.Progress) string {
 	if eta := ETA(p); eta >= 0 {
 		parts = append(parts, "about "+eta.String()+" left")
 	}
-	if p.Path != "" {
-		parts = append(parts, p.Path)
+	if p.Path != "" && p.Path != p.Input {
+		parts = append(parts, p.Path) // a member of an archive
+	}
+	if p.Stalled > 0 {
+		parts = append(parts, stalledText(p.Stalled))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// stalledText says that parse workers stopped answering and the engine
+// parsed their chunks itself (slower, same results).
+func stalledText(n int) string {
+	if n == 1 {
+		return "a parse worker stopped answering: its chunks parsed here"
+	}
+	return fmt.Sprintf("parse workers stopped answering %d times: their chunks parsed here", n)
 }
 
 // ETA extrapolates the remaining read time from the rate so far; -1 when

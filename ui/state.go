@@ -176,6 +176,9 @@ func (s *State) Load(slot string, f Files) {
 				s.stageRows()
 				s.loadDiff()
 			}
+			if err == nil && s.Prog.Stalled > 0 { // the results are whole; the watchdog's work is said
+				s.Note = stalledText(s.Prog.Stalled)
+			}
 		}
 	})
 }

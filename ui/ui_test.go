@@ -33,6 +33,22 @@ func TestProgressText(t *testing.T) {
 			t.Errorf("%q lacks %q", got, want)
 		}
 	}
+	// Many files: how many are read, and how far the current one is.
+	p.Inputs, p.InputsDone, p.Input, p.InputRead, p.InputSize = 17, 4, "logs/plog-5.log", 3<<20, 12<<20
+	got = ProgressText(p)
+	for _, want := range []string{"4 of 17 files read", "logs/plog-5.log: 3.00 MiB of 12.00 MiB", "a.tar.gz!plog-1.log"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	p.Path = p.Input
+	if got := ProgressText(p); strings.Count(got, p.Input) != 1 {
+		t.Errorf("%q names the file more than once", got)
+	}
+	p.Stalled = 1
+	if got := ProgressText(p); !strings.Contains(got, "a parse worker stopped answering") {
+		t.Errorf("%q does not say that a parse worker stopped answering", got)
+	}
 	p.Read = p.Total
 	if got := ProgressText(p); got != "read 200.00 MiB (1\u2009234\u2009567 lines, 89 records) in 0.5s; analysing…" {
 		t.Errorf("after the read: %q", got)

@@ -393,67 +393,100 @@
     };
   }
 
-  // startParsers runs in the engine's worker and starts its parse workers:
-  // init.parsers Web Workers of the same program (init.src, the engine
-  // worker's own source; init.module, the compiled wasm), each of which
-  // parses chunks for the engine (wasm/engine ServeParse). It gives the
-  // engine imasParsers (their number), imasParseBuffer(n) (a Uint8Array of
-  // n bytes to write a request into, from buffers the workers handed back),
-  // imasParse(request) (a promise of {b: the parsed chunk, w: the worker's
-  // number}) and imasParseCancel() (every worker stopped at once, and new
-  // ones started). Each worker holds at most two requests, so that it has
-  // the next chunk at hand while the engine's thread is busy; the rest
+  // startParsers runs in the engine's worker and connects it to its parse
+  // workers: init.parserPorts, MessagePorts each at the end of a channel
+  // to a worker that the page started (parseWorkers) and that parses
+  // chunks for the engine (wasm/engine ServeParse). The page starts
+  // them because in Firefox a worker's own `new Worker` is a synchronous
+  // round trip to the page's thread that sometimes never returns: the
+  // engine's thread then hung before Go ever ran (seen starting the third
+  // worker of the engine's worker, in one page load in ten to twenty).
+  // It gives the engine imasParsers (their number), imasParseBuffer(n) (a
+  // Uint8Array of n bytes to write a request into, from buffers the workers
+  // handed back), imasParse(request) (a promise of {b: the parsed chunk, w:
+  // the worker's number}) and imasParseCancel() (every worker stopped at
+  // once and replaced). Each worker holds at most two requests, so that it
+  // has the next chunk at hand while the engine's thread is busy; the rest
   // wait here. A request whose worker fails is rejected: the engine then
-  // parses that chunk itself.
+  // parses that chunk itself. The watchdog: a worker that holds requests
+  // and answers none of them for init.parseTimeout ms (or, with no worker
+  // ready, a request that waited that long) is given up — its requests
+  // rejected, it replaced, imasParseStalls counted (the engine's progress
+  // shows it) — so an analysis never waits forever for a worker.
   function startParsers(init) {
-    const n = init.parsers | 0;
-    if (n <= 0 || typeof Worker !== 'function' || !init.src) return;
-    let url;
-    try {
-      url = URL.createObjectURL(new Blob([init.src], {type: 'text/javascript'}));
-    } catch {
-      return;
-    }
+    const ports = init.parserPorts || [];
+    const n = ports.length;
+    if (n <= 0) return;
+    const bound = init.parseTimeout > 0 ? init.parseTimeout : 20000;
     const buffers = [], queue = [], waits = new Map();
-    let seq = 0, workers = [];
+    let seq = 0, watch = 0;
+    const workers = [];
+    globalThis.imasParseStalls = 0;
     const pump = () => {
       while (queue.length) {
         let best = null;
         for (const p of workers) if (p.ready && p.out < 2 && (!best || p.out < best.out)) best = p;
-        if (!best) {
-          if (workers.every((p) => p.dead)) for (const q of queue.splice(0)) q.reject(new Error('no parse worker'));
-          return;
-        }
+        if (!best) break;
         const q = queue.shift(), id = ++seq;
         q.p = best;
-        best.out++;
+        if (best.out++ === 0) best.since = performance.now();
         waits.set(id, q);
-        best.w.postMessage({id, b: q.req}, [q.req.buffer]);
+        best.port.postMessage({id, b: q.req}, [q.req.buffer]);
       }
+      if (queue.length && workers.every((p) => p.dead)) {
+        for (const q of queue.splice(0)) q.reject(new Error('no parse worker'));
+      }
+      if ((queue.length || waits.size) && !watch) watch = setInterval(check, Math.max(50, bound / 4));
     };
-    const stop = (p, why) => {
+    // stop gives up worker p: its requests are rejected and, if replace,
+    // the page is asked for a new one (attach). A worker that failed is
+    // not replaced (its successor would fail the same way), nor one given
+    // up by the watchdog for the third time.
+    const stalls = new Array(n).fill(0);
+    const stop = (p, why, replace) => {
+      if (p.dead) return;
       p.dead = true;
       p.ready = false;
-      if (p.w) p.w.terminate();
+      p.port.onmessage = null;
+      p.port.close();
       for (const [id, q] of waits) {
         if (q.p === p) {
           waits.delete(id);
           q.reject(new Error(why));
         }
       }
+      if (replace) postMessage({kind: 'parsers', id: -1, replace: p.i});
     };
-    const spawn = (i) => {
-      const p = {w: null, i, ready: false, dead: false, out: 0};
-      try {
-        p.w = new Worker(url);
-      } catch {
-        p.dead = true;
-        return p;
+    const check = () => {
+      const now = performance.now();
+      for (const p of workers) {
+        if (!p.dead && p.out > 0 && now - p.since > bound) {
+          globalThis.imasParseStalls++;
+          stop(p, 'parse worker ' + p.i + ' did not answer in ' + bound + ' ms', ++stalls[p.i] < 3);
+        }
       }
-      p.w.onmessage = (e) => {
+      if (queue.length && now - queue[0].at > bound && !workers.some((p) => p.ready)) {
+        globalThis.imasParseStalls++;
+        for (const q of queue.splice(0)) q.reject(new Error('no parse worker ready in ' + bound + ' ms'));
+      }
+      if (!queue.length && !waits.size) {
+        clearInterval(watch);
+        watch = 0;
+      }
+      pump();
+    };
+    const attach = (i, port) => {
+      const p = {port, i, ready: false, dead: false, out: 0, since: 0};
+      workers[i] = p;
+      port.onmessage = (e) => {
         const m = e.data;
         if (m.kind === 'ready') {
           p.ready = true;
+          pump();
+          return;
+        }
+        if (m.kind === 'failed') {
+          stop(p, 'a parse worker failed: ' + m.err, false);
           pump();
           return;
         }
@@ -462,35 +495,79 @@
         if (!q) return;
         waits.delete(m.id);
         p.out--;
+        p.since = performance.now();
         if (m.err !== undefined) q.reject(new Error(m.err));
         else q.resolve({b: new Uint8Array(m.b), w: p.i});
         pump();
       };
-      p.w.onerror = (e) => {
-        e.preventDefault();
-        stop(p, 'a parse worker failed: ' + (e.message || 'unknown error'));
-        pump();
-      };
-      p.w.postMessage({module: init.module, vector: init.vector, parse: true, warmup: init.warmup});
-      return p;
     };
-    workers = Array.from({length: n}, (_, i) => spawn(i));
+    ports.forEach((port, i) => attach(i, port));
+    // The page's answers: a new worker's port, or word that one failed.
+    // This listener comes before Go's onmessage (set when Go starts), and
+    // keeps these messages from it.
+    addEventListener('message', (e) => {
+      const m = e.data;
+      if (!m || m.parser === undefined) return;
+      e.stopImmediatePropagation();
+      if (m.port) attach(m.parser, m.port);
+      else if (workers[m.parser]) stop(workers[m.parser], 'a parse worker failed: ' + m.err, false);
+      pump();
+    });
     globalThis.imasParsers = n;
     globalThis.imasParseBuffer = (len) => {
       const i = buffers.findIndex((b) => b.byteLength >= len);
       return new Uint8Array(i >= 0 ? buffers.splice(i, 1)[0] : new ArrayBuffer(len), 0, len);
     };
     globalThis.imasParse = (req) => new Promise((resolve, reject) => {
-      queue.push({req, resolve, reject});
+      queue.push({req, resolve, reject, at: performance.now()});
       pump();
     });
     globalThis.imasParseCancel = () => {
       for (const q of queue.splice(0)) q.reject(new Error('cancelled'));
-      workers = workers.map((p) => {
-        stop(p, 'cancelled');
-        return spawn(p.i);
-      });
+      for (const p of workers) stop(p, 'cancelled', true);
     };
+  }
+
+  // parseWorkers starts n parse workers from the page's thread (see
+  // startParsers), each on a MessageChannel whose other ends it returns,
+  // to be handed to the engine's worker. onReplace(engine, msg) serves the
+  // engine's {kind: 'parsers', replace: i}: worker i is terminated and a
+  // new one's port posted to the engine. ?parsestall=I starts worker I as
+  // one that takes requests and never answers (the watchdog's test).
+  // imasPage.parseWorkers counts the workers started and terminated.
+  function parseWorkers(src, module, vector, n, warmup, stall) {
+    const url = URL.createObjectURL(new Blob([src], {type: 'text/javascript'}));
+    const ws = [], count = page.parseWorkers = {started: 0, terminated: 0};
+    let engine = null;
+    const start = (i) => {
+      const ch = new MessageChannel();
+      count.started++;
+      try {
+        ws[i] = new Worker(url);
+      } catch (err) {
+        ch.port1.postMessage({kind: 'failed', err: String((err && err.message) || err)});
+        return ch.port2;
+      }
+      ws[i].onerror = (e) => {
+        e.preventDefault();
+        if (engine) engine.postMessage({parser: i, err: e.message || 'unknown error'});
+      };
+      ws[i].postMessage({module, vector, parse: true, warmup, stall: i === stall, port: ch.port1}, [ch.port1]);
+      return ch.port2;
+    };
+    const ports = Array.from({length: n}, (_, i) => start(i));
+    const onReplace = (w, m) => {
+      engine = w;
+      const i = m.replace;
+      if (!(i >= 0 && i < n)) return;
+      if (ws[i]) {
+        ws[i].terminate();
+        count.terminated++;
+      }
+      const port = start(i);
+      w.postMessage({parser: i, port}, [port]);
+    };
+    return {ports, attach: (w) => { engine = w; }, onReplace};
   }
 
   // The worker runs the same program: without a document, it serves the
@@ -501,7 +578,13 @@
       onmessage = null;
       const init = e.data;
       if (init.parse) {
+        if (init.stall) {
+          // ?parsestall: ready, then silent
+          init.port.postMessage({kind: 'ready'});
+          return;
+        }
         globalThis.imasParseWorker = true;
+        globalThis.imasParsePort = init.port;
         globalThis.imasParseWarmUp = init.warmup;
       } else {
         startReader(init.slices, init.inflate);
@@ -514,14 +597,22 @@
     };
   }
 
-  // parserCount is how many parse workers the engine starts: ?parsers=N
-  // (at most 16), else none. They are not the default: with two cores one
-  // measured no faster than the engine alone, and in Firefox an analysis
-  // through them sometimes never ends (docs/page.md).
+  // parserCount is how many parse workers the engine gets: ?parsers=N (at
+  // most 16), else hardwareConcurrency less two (the page's thread and the
+  // engine's), at most 4: with two cores a parse worker measured no faster
+  // than the engine alone, and past four the engine's own share of the
+  // work (reading, merging, the model) is what bounds the rate
+  // (docs/page.md).
   function parserCount() {
     const q = new URLSearchParams(location.search).get('parsers');
     if (q !== null && /^[0-9]+$/.test(q)) return Math.min(+q, 16);
-    return 0;
+    return Math.max(0, Math.min((navigator.hardwareConcurrency | 0) - 2, 4));
+  }
+
+  // queryInt is ?name=N as a number, or undefined.
+  function queryInt(name) {
+    const q = new URLSearchParams(location.search).get(name);
+    return q !== null && /^[0-9]+$/.test(q) ? +q : undefined;
   }
 
   function startWorker(module, vector) {
@@ -536,8 +627,19 @@
     // ?inflate=go inflates .gz in Go (wasm) instead of the browser.
     const q = new URLSearchParams(location.search);
     // ?warmup=0 (no warm-up at all) holds for the parse workers too.
+    const warmup = q.get('warmup') === '0' ? 0 : undefined;
+    const n = parserCount();
+    const parsers = n > 0 ? parseWorkers(src, module, vector, n, warmup, queryInt('parsestall')) : null;
+    if (parsers) {
+      parsers.attach(w);
+      w.addEventListener('message', (e) => {
+        if (e.data && e.data.kind === 'parsers') parsers.onReplace(w, e.data);
+      });
+    }
+    // ?parsetimeout=MS bounds a parse worker's silence (the watchdog).
+    const ports = parsers ? parsers.ports : [];
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      src, parsers: parserCount(), warmup: q.get('warmup') === '0' ? 0 : undefined});
+      parserPorts: ports, parseTimeout: queryInt('parsetimeout')}, ports);
     return w;
   }
 

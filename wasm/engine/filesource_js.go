@@ -20,13 +20,13 @@ const ReadChunk = 16 << 20
 // access, like a file on disk: the core reads the head of each file first
 // and then reads the files side by side in the order of their records,
 // which keeps about a chunk per process waiting, not every chunk of the
-// run (input.Source.RandomAccess). c.read counts the bytes handed to the
-// core, for the progress bar's ETA: each byte of the File once, however
-// often its start is read. Reads fail once ctx is done, so a cancel stops
+// run (input.Source.RandomAccess). c.files[i] counts the bytes of this
+// File (the i-th) handed to the core, for the progress bar's file line and
+// ETA: each byte once, however often its start is read. Reads fail once ctx is done, so a cancel stops
 // even a file with no line end in sight.
-func fileSource(ctx context.Context, file js.Value, name string, c *readCounts) input.Source {
+func fileSource(ctx context.Context, file js.Value, name string, c *readCounts, i int) input.Source {
 	size := int64(file.Get("size").Float())
-	furthest := new(int64) // the File's bytes counted in c.read
+	furthest := &c.files[i]
 	src := input.Source{Name: name, Size: size, RandomAccess: true, Open: func() (io.ReadCloser, error) {
 		return &fileReader{ctx: ctx, file: file, size: size, counts: c, furthest: furthest, key: readerKeys.Add(1)}, nil
 	}}
@@ -35,7 +35,7 @@ func fileSource(ctx context.Context, file js.Value, name string, c *readCounts) 
 	// the browser's stops (a second gzip member, damage).
 	if js.Global().Get("imasInflate").Type() == js.TypeFunction {
 		src.Inflate = func() (input.HostInflater, error) {
-			return &hostInflater{ctx: ctx, file: file, read: &c.read, inflated: &c.inflated}, nil
+			return &hostInflater{ctx: ctx, file: file, read: furthest, inflated: &c.inflated}, nil
 		}
 	}
 	return src
@@ -61,8 +61,8 @@ type fileReader struct {
 	open      bool     // counted in counts.open
 	taken     int64    // bytes handed over
 	counts    *readCounts
-	furthest  *int64 // of the File's bytes, those counted in counts.read
-	key       int64  // tells the reader worker which byte stream goes on
+	furthest  *atomic.Int64 // of the File's bytes, those handed to the core
+	key       int64         // tells the reader worker which byte stream goes on
 }
 
 // readerKeys numbers fileReaders.
@@ -70,8 +70,8 @@ var readerKeys atomic.Int64
 
 // readCounts are an analysis' counts of its Files' reads.
 type readCounts struct {
-	read     atomic.Int64 // File bytes handed to the core, each once
-	inflated atomic.Int64 // text of .gz Files the browser inflated
+	files    []atomic.Int64 // each File's bytes handed to the core, each once
+	inflated atomic.Int64   // text of .gz Files the browser inflated
 	// open counts the fileReaders that have read and not reached their
 	// end nor been closed.
 	open atomic.Int64
@@ -149,9 +149,8 @@ func (r *fileReader) Read(p []byte) (int, error) {
 	}
 	n := r.take(p)
 	r.taken += int64(n)
-	if r.taken > *r.furthest {
-		r.counts.read.Add(r.taken - *r.furthest)
-		*r.furthest = r.taken
+	if r.taken > r.furthest.Load() {
+		r.furthest.Store(r.taken)
 	}
 	return n, nil
 }
@@ -213,11 +212,11 @@ type hostInflater struct {
 	file js.Value
 	next js.Value // promise of the next piece, or undefined
 	piece
-	comp, prev int64 // compressed bytes consumed by the worker; prev: counted in read
-	started    bool
-	done       bool
-	read       *atomic.Int64
-	inflated   *atomic.Int64 // text delivered, for Progress.Inflated
+	comp     int64 // compressed bytes consumed by the worker
+	started  bool
+	done     bool
+	read     *atomic.Int64
+	inflated *atomic.Int64 // text delivered, for Progress.Inflated
 }
 
 func (h *hostInflater) request(mode string) {
@@ -245,8 +244,9 @@ func (h *hostInflater) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		h.comp = int64(got.Get("c").Float())
-		h.read.Add(h.comp - h.prev) // the progress bar counts File bytes
-		h.prev = h.comp
+		if h.comp > h.read.Load() { // the progress bar counts File bytes, each once
+			h.read.Store(h.comp)
+		}
 		if h.set(got.Get("b")) == 0 {
 			h.done = true
 			return 0, io.EOF

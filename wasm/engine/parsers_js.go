@@ -55,6 +55,15 @@ func workerParser(counts *parseCounts) (core.ChunkParser, int) {
 	}, n
 }
 
+// parseStalls is how many times page.js's watchdog gave up a parse worker
+// that held chunks and did not answer.
+func parseStalls() int {
+	if v := js.Global().Get("imasParseStalls"); v.Type() == js.TypeNumber {
+		return v.Int()
+	}
+	return 0
+}
+
 // parseCounts counts the chunks each parse worker parsed.
 type parseCounts struct{ n []atomic.Int64 }
 
@@ -66,17 +75,23 @@ func (c *parseCounts) snapshot() []int64 {
 	return out
 }
 
-// ServeParse is a parse worker: it answers {id, b: request bytes} with
-// {id, b: the parsed chunk, back: the request's buffer} (both
-// transferred), and never returns. While no request has come it warms up
-// on 6 MiB of a synthetic log (imasParseWarmUp bytes, if set), as the
-// engine does (warmup.go), so that its first chunks run optimised code.
+// ServeParse is a parse worker: on its port to the engine
+// (imasParsePort, a MessagePort from the page; else its global scope) it
+// answers {id, b: request bytes} with {id, b: the parsed chunk, back: the
+// request's buffer} (both transferred), and never returns. While no
+// request has come it warms up on 6 MiB of a synthetic log
+// (imasParseWarmUp bytes, if set), as the engine does (warmup.go), so
+// that its first chunks run optimised code.
 func ServeParse(scope js.Value) {
+	port := scope
+	if p := scope.Get("imasParsePort"); p.Truthy() {
+		port = p
+	}
 	var w core.ChunkWorker
 	var buf []byte
 	var busy atomic.Bool // a request came: the warm-up stops
 	reqs := make(chan js.Value, 16)
-	scope.Set("onmessage", js.FuncOf(func(_ js.Value, a []js.Value) any {
+	port.Set("onmessage", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		busy.Store(true)
 		m := a[0].Get("data")
 		select {
@@ -93,7 +108,7 @@ func ServeParse(scope js.Value) {
 	go warmParser(&w, size, &busy)
 	ready := js.Global().Get("Object").New()
 	ready.Set("kind", "ready")
-	scope.Call("postMessage", ready)
+	port.Call("postMessage", ready)
 	for m := range reqs {
 		in := m.Get("b")
 		n := in.Length()
@@ -103,13 +118,13 @@ func ServeParse(scope js.Value) {
 		buf = buf[:n]
 		js.CopyBytesToGo(buf, in)
 		out, err := w.Parse(buf)
-		answer(scope, m.Get("id"), out, err, in.Get("buffer"))
+		answer(port, m.Get("id"), out, err, in.Get("buffer"))
 	}
 }
 
 // answer posts a parse worker's answer: the parsed chunk or the error, and
 // the request's buffer back, both transferred.
-func answer(scope, id js.Value, out []byte, err error, back js.Value) {
+func answer(port, id js.Value, out []byte, err error, back js.Value) {
 	msg := js.Global().Get("Object").New()
 	msg.Set("id", id)
 	msg.Set("back", back)
@@ -122,7 +137,7 @@ func answer(scope, id js.Value, out []byte, err error, back js.Value) {
 		msg.Set("b", b)
 		transfer.Call("push", b)
 	}
-	scope.Call("postMessage", msg, transfer)
+	port.Call("postMessage", msg, transfer)
 }
 
 // warmParser parses size bytes of the warm-up log in pieces of whole

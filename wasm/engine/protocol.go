@@ -20,6 +20,15 @@ type Progress struct {
 	Read    int64   `json:"read"`  // input bytes consumed (as given, before decompression)
 	Total   int64   `json:"total"` // input bytes in all files
 	Seconds float64 `json:"seconds"`
+	// Inputs counts the files chosen and InputsDone those wholly read;
+	// Input is the one read last (the first of those still being read,
+	// when several are read side by side), with its bytes read so far
+	// and its size (as given).
+	Inputs     int    `json:"inputs"`
+	InputsDone int    `json:"inputs_done"`
+	Input      string `json:"input,omitempty"`
+	InputRead  int64  `json:"input_read"`
+	InputSize  int64  `json:"input_size"`
 	// Inflated is the text of .gz inputs that the browser decompressed (in
 	// the reader worker); the rest of any .gz was inflated in wasm.
 	Inflated int64 `json:"inflated"`
@@ -30,4 +39,8 @@ type Progress struct {
 	// in the last message only: in wasm the memory never shrinks, so it
 	// is about the analysis' peak.
 	GoSys uint64 `json:"go_sys,omitempty"`
+	// Stalled counts the parse workers given up during this analysis
+	// because they held chunks and answered none in time (page.js's
+	// watchdog): the engine parsed those chunks itself.
+	Stalled int `json:"stalled,omitempty"`
 }

@@ -211,19 +211,41 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		sv.cancel.Delete(id)
 		cancel()
 	}()
-	var counts readCounts
+	// Each file counts its own bytes read: the progress names the file
+	// being read and how far it is.
+	counts := readCounts{files: make([]atomic.Int64, files.Length())}
+	reads := counts.files
 	var srcs []input.Source
-	p := Progress{}
-	for i := 0; i < files.Length(); i++ {
+	p := Progress{Inputs: len(reads)}
+	for i := range reads {
 		f := files.Index(i)
-		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &counts))
+		srcs = append(srcs, fileSource(ctx, f.Get("file"), f.Get("name").String(), &counts, i))
 		p.Total += srcs[i].Size
 	}
 	start := time.Now()
 	last := start
-	parsed0 := sv.parsed.snapshot()
+	parsed0, stalled0 := sv.parsed.snapshot(), parseStalls()
+	seen := make([]int64, len(reads)) // each file's bytes read at the last message
 	progress := func(now time.Time) {
-		p.Read, p.Seconds, p.Inflated = counts.read.Load(), now.Sub(start).Seconds(), counts.inflated.Load()
+		p.Read, p.InputsDone = 0, 0
+		cur := -1
+		for i := range reads {
+			r := reads[i].Load()
+			p.Read += r
+			done := r >= srcs[i].Size
+			if done {
+				p.InputsDone++
+			}
+			if r != seen[i] && (cur < 0 || !done && seen[cur] >= srcs[cur].Size) {
+				cur = i // the first that moved, one still being read first
+			}
+			seen[i] = r
+		}
+		if cur >= 0 {
+			p.Input, p.InputRead, p.InputSize = srcs[cur].Name, seen[cur], srcs[cur].Size
+		}
+		p.Seconds, p.Inflated = now.Sub(start).Seconds(), counts.inflated.Load()
+		p.Stalled = parseStalls() - stalled0
 		if len(parsed0) > 0 {
 			p.Parsed = sv.parsed.snapshot()
 			for i := range p.Parsed {
