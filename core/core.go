@@ -10,7 +10,6 @@ import (
 
 	"imas/core/input"
 	"imas/core/model"
-	"imas/core/spill"
 )
 
 // Version is the imas version, set by the build.
@@ -38,7 +37,7 @@ type Options struct {
 	// run (analyze.NewEarlyDetail), so that memory holds the rows of the
 	// graphs still open; the report reads the others back through
 	// model.Report.WithRows. The caller closes the store after writing.
-	Spill *spill.Store
+	Spill RowSpill
 	// Parser, if set, parses the chunks elsewhere (the page's parse
 	// workers, see remote.go); Workers is then how many chunks are out at
 	// once.
@@ -112,4 +111,13 @@ func analyzeWith(ctx context.Context, srcs iter.Seq[input.Source], opt Options) 
 		p.source(s)
 	}
 	return p.finish()
+}
+
+// RowSpill is a store that takes the rows of a report's finished graphs
+// (Options.Spill; core/spill.Store is the one on disk). Put moves g's rows
+// into it; Err is its first error, which fails the run.
+type RowSpill interface {
+	model.RowStore
+	Put(g *model.Graph) error
+	Err() error
 }
