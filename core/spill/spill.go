@@ -169,29 +169,40 @@ func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
 		}
 	}
 	s.tick++
+	// A reader going through the file in order starts at its beginning
+	// or goes on past the end of a window it read (its segment may start
+	// in the window and end past it).
+	ahead := seg.off == 0
 	for i := range s.windows {
 		w := &s.windows[i]
-		if w.off <= seg.off && seg.off+seg.n <= w.off+int64(len(w.b)) {
+		end := w.off + int64(len(w.b))
+		if w.off <= seg.off && seg.off+seg.n <= end {
 			w.used = s.tick
 			b := w.b[seg.off-w.off : seg.off-w.off+seg.n]
 			s.mu.Unlock()
 			return b, nil
 		}
+		if len(w.b) > 0 && w.off <= seg.off && seg.off < end+readWindow {
+			ahead = true
+		}
 	}
 	f, flushed := s.f, s.flushed
 	s.mu.Unlock()
 
-	// A segment as big as a window is read alone and not kept: windows
-	// hold many small graphs, not a copy of the largest ones.
+	// A segment as big as a window, or one looked up out of order (the
+	// address checks' graphs), is read alone and not kept: windows hold
+	// the graphs ahead of readers in order, not copies of big graphs or
+	// reads of 1 MiB for one small graph.
+	ahead = ahead && seg.n < readWindow
 	n := seg.n
-	if n < readWindow {
+	if ahead {
 		n = min(readWindow, flushed-seg.off)
 	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, seg.off); err != nil {
 		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
 	}
-	if seg.n < readWindow {
+	if ahead {
 		s.mu.Lock()
 		oldest := &s.windows[0]
 		for i := range s.windows {
