@@ -132,6 +132,12 @@ type decoder struct {
 }
 
 func (d *decoder) int() int64 {
+	// Most numbers of a row (index, stream, flags, -1) fit one byte.
+	if d.p < len(d.b) && d.b[d.p] < 0x80 {
+		u := int64(d.b[d.p])
+		d.p++
+		return u>>1 ^ -(u & 1)
+	}
 	v, n := binary.Varint(d.b[d.p:])
 	if n <= 0 {
 		d.err = errCorrupt
@@ -143,6 +149,10 @@ func (d *decoder) int() int64 {
 }
 
 func (d *decoder) uint() uint64 {
+	if d.p < len(d.b) && d.b[d.p] < 0x80 {
+		d.p++
+		return uint64(d.b[d.p-1])
+	}
 	v, n := binary.Uvarint(d.b[d.p:])
 	if n <= 0 {
 		d.err = errCorrupt

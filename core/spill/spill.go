@@ -12,6 +12,7 @@ package spill
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -21,15 +22,48 @@ import (
 
 // Store is a spill store; it implements model.RowStore. Its methods are
 // safe for concurrent use.
+//
+// Puts are many and small on runs of many small graphs, so segments are
+// gathered in a write buffer and written a writeBuffer at a time (flushed
+// early when a Load needs a segment still in it). The writers read the
+// graphs back in about the order they were put, so a Load reads a
+// readWindow from its segment on, and the next Loads find their segments
+// in one of the last windows read rather than each reading its own.
 type Store struct {
 	dir string
 
-	mu   sync.Mutex
-	f    *os.File
-	size int64
-	segs map[*model.Graph]segment
-	err  error // the first error of Put or Load: the run's outputs are wrong
-	buf  []byte
+	mu      sync.Mutex
+	f       file
+	size    int64  // bytes put: on disk, then in pending
+	flushed int64  // bytes on disk
+	pending []byte // segments put and not yet written, from offset flushed
+	segs    map[*model.Graph]segment
+	err     error // the first error of Put or Load: the run's outputs are wrong
+	windows [readWindows]window
+	tick    uint64
+}
+
+// file is the store's file: an *os.File, or in tests one that counts.
+type file interface {
+	io.ReaderAt
+	io.WriterAt
+	io.Closer
+}
+
+const (
+	writeBuffer = 1 << 20
+	readWindow  = 1 << 20
+	// readWindows is how many windows are kept: one per writer reading at
+	// once (as many as GOMAXPROCS on a small machine) and a few more for
+	// the address checks' lookups. A window is never changed once read, so
+	// Loads decode from it without the lock.
+	readWindows = 8
+)
+
+type window struct {
+	off  int64
+	b    []byte
+	used uint64
 }
 
 type segment struct {
@@ -68,41 +102,118 @@ func (s *Store) Put(g *model.Graph) error {
 	if s.f == nil {
 		return s.fail(errors.New("spill: store closed"))
 	}
-	s.buf = encodeGraph(s.buf[:0], g)
-	if _, err := s.f.WriteAt(s.buf, s.size); err != nil {
+	start := len(s.pending)
+	s.pending = encodeGraph(s.pending, g)
+	n := int64(len(s.pending) - start)
+	s.segs[g] = segment{off: s.size, n: n, rows: len(g.Rows)}
+	s.size += n
+	g.Rows, g.Reassign, g.AtomicPieces, g.Live = nil, nil, nil, nil
+	if len(s.pending) >= writeBuffer {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush writes the pending segments; s.mu is held.
+func (s *Store) flush() error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if _, err := s.f.WriteAt(s.pending, s.flushed); err != nil {
 		return s.fail(fmt.Errorf("spill: %w", err))
 	}
-	s.segs[g] = segment{off: s.size, n: int64(len(s.buf)), rows: len(g.Rows)}
-	s.size += int64(len(s.buf))
-	g.Rows, g.Reassign, g.AtomicPieces, g.Live = nil, nil, nil, nil
+	s.flushed += int64(len(s.pending))
+	if cap(s.pending) > 2*writeBuffer {
+		s.pending = nil // a big graph's segment: do not keep its buffer
+	} else {
+		s.pending = s.pending[:0]
+	}
 	return nil
 }
 
 // Load returns a copy of g with what Put moved read back, or g itself when
 // it was not moved.
 func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
-	s.mu.Lock()
-	seg, ok := s.segs[g]
-	f, err := s.f, s.err
-	s.mu.Unlock()
-	if !ok {
-		return g, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if f == nil {
-		return nil, s.failLocked(errors.New("spill: store closed"))
-	}
-	b := make([]byte, seg.n)
-	if _, err := f.ReadAt(b, seg.off); err != nil {
-		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
+	b, err := s.segmentBytes(g)
+	if b == nil || err != nil {
+		return g, err
 	}
 	full := *g
 	if err := decodeGraph(b, &full); err != nil {
 		return nil, s.failLocked(fmt.Errorf("spill: graph %s: %w", g.Graph, err))
 	}
 	return &full, nil
+}
+
+// segmentBytes is g's segment, nil when g was not put. The bytes are not
+// changed after, by the store or the caller.
+func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
+	s.mu.Lock()
+	seg, ok := s.segs[g]
+	if !ok {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	if s.err != nil {
+		defer s.mu.Unlock()
+		return nil, s.err
+	}
+	if s.f == nil {
+		defer s.mu.Unlock()
+		return nil, s.fail(errors.New("spill: store closed"))
+	}
+	if seg.off+seg.n > s.flushed {
+		if err := s.flush(); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	s.tick++
+	// A reader going through the file in order starts at its beginning
+	// or goes on past the end of a window it read (its segment may start
+	// in the window and end past it).
+	ahead := seg.off == 0
+	for i := range s.windows {
+		w := &s.windows[i]
+		end := w.off + int64(len(w.b))
+		if w.off <= seg.off && seg.off+seg.n <= end {
+			w.used = s.tick
+			b := w.b[seg.off-w.off : seg.off-w.off+seg.n]
+			s.mu.Unlock()
+			return b, nil
+		}
+		if len(w.b) > 0 && w.off <= seg.off && seg.off < end+readWindow {
+			ahead = true
+		}
+	}
+	f, flushed := s.f, s.flushed
+	s.mu.Unlock()
+
+	// A segment as big as a window, or one looked up out of order (the
+	// address checks' graphs), is read alone and not kept: windows hold
+	// the graphs ahead of readers in order, not copies of big graphs or
+	// reads of 1 MiB for one small graph.
+	ahead = ahead && seg.n < readWindow
+	n := seg.n
+	if ahead {
+		n = min(readWindow, flushed-seg.off)
+	}
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, seg.off); err != nil {
+		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
+	}
+	if ahead {
+		s.mu.Lock()
+		oldest := &s.windows[0]
+		for i := range s.windows {
+			if s.windows[i].used < oldest.used {
+				oldest = &s.windows[i]
+			}
+		}
+		*oldest = window{off: seg.off, b: b, used: s.tick}
+		s.mu.Unlock()
+	}
+	return b[:seg.n], nil
 }
 
 // Rows is g's row count, in the store or in g.
@@ -147,6 +258,8 @@ func (s *Store) Close() error {
 	}
 	err := s.f.Close()
 	s.f = nil
+	s.pending = nil
+	s.windows = [readWindows]window{}
 	if rerr := os.RemoveAll(s.dir); err == nil {
 		err = rerr
 	}

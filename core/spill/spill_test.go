@@ -4,6 +4,9 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"imas/core/model"
@@ -155,17 +158,166 @@ func TestCloseRemovesDir(t *testing.T) {
 	}
 }
 
-func TestPutErrorSticks(t *testing.T) {
+func TestWriteErrorSticks(t *testing.T) {
 	s, err := New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	s.f.Close() // the disk gone: writes fail
-	if err := s.Put(&model.Graph{Rows: []model.Row{{}}}); err == nil {
-		t.Fatal("Put on a closed file gave no error")
+	g := &model.Graph{Rows: []model.Row{{}}}
+	if err := s.Put(g); err != nil {
+		t.Fatalf("Put kept in the write buffer: %v", err)
+	}
+	if _, err := s.Load(g); err == nil {
+		t.Fatal("Load that writes the buffer to a closed file gave no error")
 	}
 	if s.Err() == nil {
-		t.Error("Err is nil after a failed Put")
+		t.Error("Err is nil after a failed write")
+	}
+	if err := s.Put(&model.Graph{Rows: []model.Row{{}}}); err == nil {
+		t.Error("Put after a failed write gave no error")
+	}
+}
+
+// countingFile counts the reads and writes that reach the store's file.
+type countingFile struct {
+	file
+	reads, writes, readBytes atomic.Int64
+}
+
+func (c *countingFile) ReadAt(b []byte, off int64) (int, error) {
+	c.reads.Add(1)
+	c.readBytes.Add(int64(len(b)))
+	return c.file.ReadAt(b, off)
+}
+
+func (c *countingFile) WriteAt(b []byte, off int64) (int, error) {
+	c.writes.Add(1)
+	return c.file.WriteAt(b, off)
+}
+
+func countingStore(t *testing.T) (*Store, *countingFile) {
+	t.Helper()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	c := &countingFile{file: s.f}
+	s.f = c
+	return s, c
+}
+
+// smallGraph is a graph of a few rows, named after i so that each
+// segment differs.
+func smallGraph(i int) *model.Graph {
+	g := &model.Graph{Graph: strconv.Itoa(i)}
+	for r := range 3 {
+		g.Rows = append(g.Rows, model.Row{Node: "node_" + strconv.Itoa(i) + "_" + strconv.Itoa(r), Size: int64(512 * (i + r)), Line: int64(i)})
+	}
+	return g
+}
+
+func TestLoadSeesSegmentsNotYetWritten(t *testing.T) {
+	s, c := countingStore(t)
+	var put []*model.Graph
+	var want []model.Graph
+	for i := range 50 {
+		g := smallGraph(i)
+		want = append(want, spilled(g))
+		if err := s.Put(g); err != nil {
+			t.Fatal(err)
+		}
+		put = append(put, g)
+		// Load the graph just put and one put before, between Puts.
+		for _, j := range []int{i, i / 2} {
+			full, err := s.Load(put[j])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(spilled(full), want[j]) {
+				t.Fatalf("after %d Puts, Load(%d) = %+v, want %+v", i+1, j, spilled(full), want[j])
+			}
+		}
+	}
+	if c.writes.Load() == 0 {
+		t.Error("no write reached the file")
+	}
+}
+
+func TestLoadInOrderReadsWindows(t *testing.T) {
+	s, c := countingStore(t)
+	const graphs = 20000
+	var put []*model.Graph
+	for i := range graphs {
+		g := smallGraph(i)
+		if err := s.Put(g); err != nil {
+			t.Fatal(err)
+		}
+		put = append(put, g)
+	}
+	writes := c.writes.Load()
+	if max := s.Bytes()/writeBuffer + 1; writes > max || writes > graphs/100 {
+		t.Errorf("%d Puts (%d bytes) took %d writes, want at most %d", graphs, s.Bytes(), writes, max)
+	}
+	loadAll := func() {
+		for i, g := range put {
+			full, err := s.Load(g)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if want := smallGraph(i); !reflect.DeepEqual(spilled(full), spilled(want)) {
+				t.Errorf("Load(%d) = %+v, want %+v", i, spilled(full), spilled(want))
+				return
+			}
+		}
+	}
+	// A read must serve many graphs, whatever the window's size: a read
+	// per window, and one more where a window was cut short at the end of
+	// what was written (the last segments are written by the first Load
+	// that needs them).
+	loadAll()
+	if r, max := c.reads.Load(), s.Bytes()/readWindow+2; r > max || r > graphs/100 {
+		t.Errorf("%d graphs (%d bytes) loaded in order took %d reads, want at most %d", graphs, s.Bytes(), r, max)
+	}
+	// Readers side by side, as the writers of a report: each reads the
+	// windows it does not find, and their windows end apart.
+	s.windows = [readWindows]window{}
+	c.reads.Store(0)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(loadAll)
+	}
+	wg.Wait()
+	if r := c.reads.Load(); r > graphs/100 {
+		t.Errorf("%d graphs (%d bytes) loaded by two readers at once took %d reads, want at most %d", graphs, s.Bytes(), r, graphs/100)
+	}
+}
+
+func TestLoadOutOfOrderReadsSegments(t *testing.T) {
+	s, c := countingStore(t)
+	const graphs = 5000
+	var put []*model.Graph
+	for i := range graphs {
+		g := smallGraph(i)
+		if err := s.Put(g); err != nil {
+			t.Fatal(err)
+		}
+		put = append(put, g)
+	}
+	// Every 7th graph, from the end: no reader in order.
+	for i := graphs - 1; i > 0; i -= 7 {
+		full, err := s.Load(put[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := smallGraph(i); !reflect.DeepEqual(spilled(full), spilled(want)) {
+			t.Fatalf("Load(%d) = %+v, want %+v", i, spilled(full), spilled(want))
+		}
+	}
+	if r := c.readBytes.Load(); r > s.Bytes()/7+1000 {
+		t.Errorf("loading every 7th graph of %d bytes out of order read %d bytes, want about a 7th", s.Bytes(), r)
 	}
 }
