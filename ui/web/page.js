@@ -191,7 +191,7 @@
     }
   }
 
-  // readerMain runs in a worker that the engine's worker starts, and reads
+  // readerMain runs in a worker that the page starts, and reads
   // File slices for it. A File is read on the event loop of the thread that
   // asked, in small pieces, and the engine's thread runs Go for seconds
   // without returning to its loop: reading there, the browser read and Go
@@ -204,6 +204,10 @@
   // 510 MB/s by a BYOB stream into one buffer. Requests are served one at a
   // time, in order, since they share the stream.
   function readerMain() {
+    // The page hands over the engine's end of a MessageChannel first; the
+    // requests come and the answers go on it.
+    let port = null;
+    const answer = (m, t) => (port ? port.postMessage(m, t) : postMessage(m, t));
     const pool = [];
     let byob = true, cur = null, queue = Promise.resolve();
     const bufferFor = (n) => {
@@ -281,10 +285,10 @@
           if (k < v.byteLength) st.left = v.subarray(k);
           n += k;
         }
-        postMessage({id, b: buf, n, c: st.comp}, [buf]);
+        answer({id, b: buf, n, c: st.comp}, [buf]);
       } catch (err) {
         inf = null;
-        postMessage({id, err: String((err && err.message) || err)});
+        answer({id, err: String((err && err.message) || err)});
       }
     };
     const serve = async ({id, file, off, end, key}) => {
@@ -306,16 +310,16 @@
           const b = await file.slice(off, end).arrayBuffer();
           r = {b, n: b.byteLength};
         }
-        postMessage({id, b: r.b, n: r.n}, [r.b]);
+        answer({id, b: r.b, n: r.n}, [r.b]);
       } catch (err) {
         cur = null;
-        postMessage({id, err: String((err && err.message) || err)});
+        answer({id, err: String((err && err.message) || err)});
       }
     };
     // The buffers (16 MiB each, at most 4) are let go after 10 s without
     // a request, so an idle page does not keep them.
     let idle = 0;
-    onmessage = (e) => {
+    const handle = (e) => {
       clearTimeout(idle);
       idle = setTimeout(() => { pool.length = 0; }, 10000);
       if (e.data.slices) { // ?read=slices: the reads of browsers without byte streams
@@ -328,15 +332,27 @@
       }
       queue = queue.then(() => (e.data.inflate ? inflateServe(e.data) : serve(e.data)));
     };
+    onmessage = (e) => {
+      if (e.data && e.data.port) {
+        port = e.data.port;
+        port.onmessage = handle;
+        port.postMessage({ready: true});
+        return;
+      }
+      handle(e);
+    };
   }
 
   // startReader gives the engine imasReadSlice(file, off, end), a promise
   // of a Uint8Array of that slice read by readerMain, and
   // imasReturnSlice(view), which gives the view's buffer back for the next
-  // reads. Where a worker cannot start one (or it fails to start), slices
-  // are read here, as before. slices asks the reader for slices only.
-  function startReader(slices, inflate) {
-    if (typeof Worker !== 'function') return;
+  // reads. port is the engine's end of a MessageChannel to the reader
+  // worker, which the page starts: in Firefox a worker's own new Worker is
+  // a synchronous round trip to the page's thread that sometimes never
+  // returns (startParsers). Until the reader says it is ready, and where
+  // there is no reader (or it fails to start), slices are read here, as
+  // before. slices asks the reader for slices only.
+  function startReader(slices, inflate, port) {
     const waits = new Map();
     let seq = 0, rd = null;
     const direct = (w) => w.file.slice(w.off, w.end).arrayBuffer().then((b) => w.resolve(new Uint8Array(b)), w.reject);
@@ -346,21 +362,22 @@
       for (const w of waits.values()) w.inflate ? w.reject(new Error('the reader worker failed')) : direct(w);
       waits.clear();
     };
-    try {
-      const url = URL.createObjectURL(new Blob(['(' + readerMain + ')();'], {type: 'text/javascript'}));
-      rd = new Worker(url);
-      rd.onerror = fail;
-      if (slices) rd.postMessage({slices: true});
-      rd.onmessage = (e) => {
-        const w = waits.get(e.data.id);
-        if (!w) return;
-        waits.delete(e.data.id);
-        if (e.data.err !== undefined) w.reject(new Error(e.data.err));
-        else if (w.inflate) w.resolve({b: new Uint8Array(e.data.b, 0, e.data.n), c: e.data.c});
-        else w.resolve(new Uint8Array(e.data.b, 0, e.data.n));
-      };
-    } catch {
-      return;
+    const receive = (e) => {
+      if (e.data.ready) {
+        rd = port;
+        if (slices) rd.postMessage({slices: true});
+        return;
+      }
+      const w = waits.get(e.data.id);
+      if (!w) return;
+      waits.delete(e.data.id);
+      if (e.data.err !== undefined) w.reject(new Error(e.data.err));
+      else if (w.inflate) w.resolve({b: new Uint8Array(e.data.b, 0, e.data.n), c: e.data.c});
+      else w.resolve(new Uint8Array(e.data.b, 0, e.data.n));
+    };
+    if (port) {
+      port.onmessage = receive;
+      port.onmessageerror = fail;
     }
     globalThis.imasReadSlice = (file, off, end, key) => new Promise((resolve, reject) => {
       const w = {file, off, end, resolve, reject};
@@ -587,7 +604,7 @@
         globalThis.imasParsePort = init.port;
         globalThis.imasParseWarmUp = init.warmup;
       } else {
-        startReader(init.slices, init.inflate);
+        startReader(init.slices, init.inflate, init.readerPort);
         startParsers(init);
       }
       const go = new Go();
@@ -615,6 +632,23 @@
     return q !== null && /^[0-9]+$/.test(q) ? +q : undefined;
   }
 
+  // startReaderWorker starts the worker that reads Files for the engine
+  // (readerMain) and returns the engine's end of a MessageChannel to it,
+  // or undefined where no worker starts (the engine then reads Files
+  // itself).
+  function startReaderWorker() {
+    if (typeof Worker !== 'function' || typeof MessageChannel !== 'function') return undefined;
+    try {
+      const url = URL.createObjectURL(new Blob(['(' + readerMain + ')();'], {type: 'text/javascript'}));
+      const rd = new Worker(url);
+      const ch = new MessageChannel();
+      rd.postMessage({port: ch.port2}, [ch.port2]);
+      return ch.port1;
+    } catch {
+      return undefined;
+    }
+  }
+
   function startWorker(module, vector) {
     const src = document.getElementById('imas-wasm-exec').textContent + '\n' + linkVector +
       '\n' + readerMain + '\n' + startReader + '\n' + startParsers + '\n;(' + workerMain + ')();\n';
@@ -638,8 +672,10 @@
     }
     // ?parsetimeout=MS bounds a parse worker's silence (the watchdog).
     const ports = parsers ? parsers.ports : [];
+    const readerPort = startReaderWorker();
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      parserPorts: ports, parseTimeout: queryInt('parsetimeout')}, ports);
+      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readerPort},
+    readerPort ? [...ports, readerPort] : ports);
     return w;
   }
 
