@@ -86,18 +86,26 @@ func run(rep *model.Report, detail bool, early *Early, walkDone bool) {
 		if _, ok := early.finished(g); ok {
 			return
 		}
-		if !detail {
-			g.Conflicts = Conflicts(g)
-			return
-		}
-		var sib []*model.Graph
-		if g.MemType == 2 {
-			// The graph's other memory types lay out their zero-copy
-			// blocks in the HBM area.
-			sib = siblings(g)
-		}
-		graphAnalyses(g, peaks[i].bytes, peaks[i].step, sib)
+		analyzeGraph(g, detail, peaks[i].bytes, peaks[i].step, siblings)
 	})
+}
+
+// analyzeGraph runs a graph's own analyses after its figures: the reuse
+// conflicts, and with detail every analysis All adds (waste, peak, live
+// curve). peak and step are its peak (PeakStep); siblings gives the
+// graphs of its other memory types.
+func analyzeGraph(g *model.Graph, detail bool, peak, step int64, siblings func(*model.Graph) []*model.Graph) {
+	if !detail {
+		g.Conflicts = Conflicts(g)
+		return
+	}
+	var sib []*model.Graph
+	if g.MemType == 2 {
+		// The graph's other memory types lay out their zero-copy blocks
+		// in the HBM area.
+		sib = siblings(g)
+	}
+	graphAnalyses(g, peak, step, sib)
 }
 
 // forEach calls f(0..n-1) on up to GOMAXPROCS goroutines; items are handed

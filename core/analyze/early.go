@@ -1,10 +1,6 @@
 package analyze
 
-import (
-	"sync"
-
-	"imas/core/model"
-)
+import "imas/core/model"
 
 // Early runs a report's per-graph analyses as graphs are finished while
 // the model is built: counted rows, figures and reuse conflicts of a
@@ -23,8 +19,9 @@ type Early struct {
 	// AllAfter.
 	detail bool
 	marker model.CountMarker
-	mu     sync.Mutex
-	diags  map[*model.Graph][]model.Diagnostic // detail only
+	// diags is written by Finish (on the builder's goroutine) and read by
+	// AllAfter once the build is over.
+	diags map[*model.Graph][]model.Diagnostic // detail only
 }
 
 // NewEarly returns an Early for a figures-only build.
@@ -60,22 +57,12 @@ func (e *Early) Finish(gs []*model.Graph) [][]model.Diagnostic {
 		diags[i] = figures(g, peaks[i].bytes, siblings(g))
 	}
 	for i, g := range gs {
-		if !e.detail {
-			g.Conflicts = Conflicts(g)
-			continue
-		}
-		var sib []*model.Graph
-		if g.MemType == 2 {
-			sib = siblings(g) // as run: HBM's waste counts its siblings' zero-copy blocks
-		}
-		graphAnalyses(g, peaks[i].bytes, peaks[i].step, sib)
+		analyzeGraph(g, e.detail, peaks[i].bytes, peaks[i].step, siblings)
 	}
 	if e.detail {
-		e.mu.Lock()
 		for i, g := range gs {
 			e.diags[g] = diags[i]
 		}
-		e.mu.Unlock()
 	}
 	return diags
 }
@@ -86,9 +73,7 @@ func (e *Early) finished(g *model.Graph) ([]model.Diagnostic, bool) {
 	if e == nil || e.diags == nil {
 		return nil, false
 	}
-	e.mu.Lock()
 	d, ok := e.diags[g]
-	e.mu.Unlock()
 	return d, ok
 }
 
