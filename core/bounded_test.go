@@ -56,14 +56,11 @@ func TestMergeKeepsLittle(t *testing.T) {
 	t.Run("ranks, files of several chunks", mergeKeepsAChunkPerProcess)
 }
 
-// mergeKeepsAChunkPerProcess: files of several chunks, of processes that
-// log at the same time, are read side by side, so that what waits in the
-// merge is about a chunk per process, not a file per process, and the
-// report is the merge's after the last file.
-func mergeKeepsAChunkPerProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 64 MiB of logs")
-	}
+// fourRanks writes a folder of four processes that log at the same time,
+// each in files of four chunks (64 MiB in all), and returns it and the
+// number of processes.
+func fourRanks(t *testing.T) (string, int) {
+	t.Helper()
 	const procs, chunksPerFile = 4, 4
 	p, err := gen.ProfileByName("ranks", 0, procs*chunksPerFile*input.ChunkSize)
 	if err != nil {
@@ -75,6 +72,18 @@ func mergeKeepsAChunkPerProcess(t *testing.T) {
 	if _, err := gen.Generate(p, dir); err != nil {
 		t.Fatal(err)
 	}
+	return dir, procs
+}
+
+// mergeKeepsAChunkPerProcess: files of several chunks, of processes that
+// log at the same time, are read side by side, so that what waits in the
+// merge is about a chunk per process, not a file per process, and the
+// report is the merge's after the last file.
+func mergeKeepsAChunkPerProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MiB of logs")
+	}
+	dir, procs := fourRanks(t)
 	srcs, _ := input.FromPaths([]string{dir})
 	got, held := analyzeHeld(t, srcs, Options{Summary: true})
 	want, all := analyzeHeld(t, srcs, Options{Summary: true, alwaysMerge: true})

@@ -9,7 +9,6 @@ import (
 	"testing/iotest"
 
 	"imas/core/input"
-	"imas/internal/gen"
 )
 
 // TestRandomAccessSourcesReadSideBySide: sources that are not files on
@@ -22,17 +21,7 @@ func TestRandomAccessSourcesReadSideBySide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 64 MiB of logs")
 	}
-	const procs, chunksPerFile = 4, 4
-	p, err := gen.ProfileByName("ranks", 0, procs*chunksPerFile*input.ChunkSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Processes = p.Processes[:procs]
-	p.RotateBytes = chunksPerFile * input.ChunkSize
-	dir := t.TempDir()
-	if _, err := gen.Generate(p, dir); err != nil {
-		t.Fatal(err)
-	}
+	dir, procs := fourRanks(t)
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.log"))
 	inMemory := func(randomAccess bool) []input.Source {
 		var srcs []input.Source
