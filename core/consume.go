@@ -100,6 +100,7 @@ func (c *consumer) newBuilder() *model.Builder {
 	case opt.Summary && opt.FiguresOnly:
 		b.OnFinished = analyze.NewEarly().Finish
 	case !opt.Summary && opt.Spill != nil:
+		b.PoolRows = opt.Spill
 		e := analyze.NewEarlyDetail()
 		b.OnSpill = func(gs []*model.Graph) {
 			e.Finish(gs)

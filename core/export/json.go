@@ -52,7 +52,22 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 				head := *p
 				head.Rows = nil
 				return streamField(x, &head, "rows", func() error {
-					return streamList(x, p.Rows == nil, len(p.Rows), func(j int) error { return marshalTo(x, &p.Rows[j]) })
+					if p.RowsNil() {
+						return x.writeString("null")
+					}
+					x.writeString("[")
+					first := true
+					err := p.EachRow(func(r *model.PoolRow) error {
+						if !first {
+							x.writeString(",")
+						}
+						first = false
+						return marshalTo(x, r)
+					})
+					if err != nil {
+						return err
+					}
+					return x.writeString("]")
 				})
 			})
 		}},
@@ -294,9 +309,7 @@ func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	}
 	r.Pools = make([]*model.Pool, len(rep.Pools))
 	for i, p := range rep.Pools {
-		c := *p
-		c.Rows = []model.PoolRow{}
-		r.Pools[i] = &c
+		r.Pools[i] = p.WithoutRows()
 	}
 	if rep.AddressChecks != nil {
 		r.AddressChecks = make([]model.AddressCheck, len(rep.AddressChecks))

@@ -20,8 +20,7 @@ func WritePoolCSV(w io.Writer, rep *model.Report) error {
 	c := newCSV(w)
 	for _, p := range rep.Pools {
 		proc, id := "Process_"+p.PID, AllocatorID(p.Allocator)
-		for i := range p.Rows {
-			r := &p.Rows[i]
+		err := p.EachRow(func(r *model.PoolRow) error {
 			c.Cell(proc)
 			c.KV("allocator_id", id)
 			c.KV("name", r.Node)
@@ -37,6 +36,10 @@ func WritePoolCSV(w io.Writer, rep *model.Report) error {
 			c.KI("stream", r.Stream)
 			c.KV("kernel", r.Kernel)
 			c.End()
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		PoolSummaryCells(c, p)
 		c.End()

@@ -38,6 +38,7 @@ type Store struct {
 	flushed int64  // bytes on disk
 	pending []byte // segments put and not yet written, from offset flushed
 	segs    map[*model.Graph]segment
+	pools   map[*model.Pool][]segment // a pool's batches of rows, in the order put
 	err     error // the first error of Put or Load: the run's outputs are wrong
 	windows [readWindows]window
 	tick    uint64
@@ -84,7 +85,7 @@ func New(parent string) (*Store, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("spill: %w", err)
 	}
-	return &Store{dir: dir, f: f, segs: map[*model.Graph]segment{}}, nil
+	return &Store{dir: dir, f: f, segs: map[*model.Graph]segment{}, pools: map[*model.Pool][]segment{}}, nil
 }
 
 // Dir is the store's directory.
@@ -114,6 +115,50 @@ func (s *Store) Put(g *model.Graph) error {
 	return nil
 }
 
+// PutPoolRows appends a batch of p's allocation rows to the store, as one
+// segment.
+func (s *Store) PutPoolRows(p *model.Pool, rows []model.PoolRow) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.f == nil {
+		return s.fail(errors.New("spill: store closed"))
+	}
+	start := len(s.pending)
+	s.pending = encodePoolRows(s.pending, rows)
+	n := int64(len(s.pending) - start)
+	s.pools[p] = append(s.pools[p], segment{off: s.size, n: n, rows: len(rows)})
+	s.size += n
+	if len(s.pending) >= writeBuffer {
+		return s.flush()
+	}
+	return nil
+}
+
+// LoadPoolRows calls fn with each batch of p's rows put, in the order put,
+// decoded into one buffer reused from batch to batch.
+func (s *Store) LoadPoolRows(p *model.Pool, fn func(rows []model.PoolRow) error) error {
+	s.mu.Lock()
+	segs := s.pools[p]
+	s.mu.Unlock()
+	var rows []model.PoolRow
+	for _, seg := range segs {
+		b, err := s.segmentBytes(seg, "pool "+p.PID+" "+p.Allocator)
+		if err != nil {
+			return err
+		}
+		if rows, err = decodePoolRows(b, rows[:0]); err != nil {
+			return s.failLocked(fmt.Errorf("spill: pool %s %s: %w", p.PID, p.Allocator, err))
+		}
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // flush writes the pending segments; s.mu is held.
 func (s *Store) flush() error {
 	if len(s.pending) == 0 {
@@ -134,8 +179,14 @@ func (s *Store) flush() error {
 // Load returns a copy of g with what Put moved read back, or g itself when
 // it was not moved.
 func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
-	b, err := s.segmentBytes(g)
-	if b == nil || err != nil {
+	s.mu.Lock()
+	seg, ok := s.segs[g]
+	s.mu.Unlock()
+	if !ok {
+		return g, nil
+	}
+	b, err := s.segmentBytes(seg, "graph "+g.Graph)
+	if err != nil {
 		return g, err
 	}
 	full := *g
@@ -145,15 +196,10 @@ func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
 	return &full, nil
 }
 
-// segmentBytes is g's segment, nil when g was not put. The bytes are not
-// changed after, by the store or the caller.
-func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
+// segmentBytes is the bytes of seg, which holds what (for errors). The
+// bytes are not changed after, by the store or the caller.
+func (s *Store) segmentBytes(seg segment, what string) ([]byte, error) {
 	s.mu.Lock()
-	seg, ok := s.segs[g]
-	if !ok {
-		s.mu.Unlock()
-		return nil, nil
-	}
 	if s.err != nil {
 		defer s.mu.Unlock()
 		return nil, s.err
@@ -200,7 +246,7 @@ func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, seg.off); err != nil {
-		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
+		return nil, s.failLocked(fmt.Errorf("spill: reading %s: %w", what, err))
 	}
 	if ahead {
 		s.mu.Lock()
