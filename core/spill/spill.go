@@ -39,7 +39,7 @@ type Store struct {
 	pending []byte // segments put and not yet written, from offset flushed
 	segs    map[*model.Graph]segment
 	pools   map[*model.Pool][]segment // a pool's batches of rows, in the order put
-	err     error // the first error of Put or Load: the run's outputs are wrong
+	err     error                     // the first error of Put or Load: the run's outputs are wrong
 	windows [readWindows]window
 	tick    uint64
 }
