@@ -240,8 +240,14 @@ func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
 	}
 	ref := liveRef{acc: acc, row: -1, size: size, real: real}
 	if acc.rows {
-		// Kernel names are unique per allocation; nodes and block addresses repeat.
-		row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(s.addrString(r.Addr)),
+		// Kernel names are unique per allocation; nodes and block addresses
+		// repeat. Rows that move to a store keep their node as parsed: the
+		// intern table would hold every node name of the run.
+		node := r.Node
+		if acc.p.moved == nil {
+			node = b.Intern(node)
+		}
+		row := PoolRow{Kernel: r.Kernel, Node: node, Stream: r.Stream, Address: s.addrString(r.Addr),
 			Size: size, RealSize: real, Begin: acc.clock, End: LifeMax, Cached: s.pageOf(r.PID, r.Addr),
 			Time: r.Time, Line: r.Line, Addr: r.Addr}
 		if st != nil {

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"imas/core/model"
@@ -139,17 +140,27 @@ func (s *Store) PutPoolRows(p *model.Pool, rows []model.PoolRow) error {
 
 // LoadPoolRows calls fn with each batch of p's rows put, in the order put,
 // decoded into one buffer reused from batch to batch.
+//
+// A pool's batches lie among those of the other pools and the graphs, so
+// each is read alone, not through the read windows: a window would bring
+// in mostly other segments, once per pool, and push out the windows the
+// graph writers read ahead.
 func (s *Store) LoadPoolRows(p *model.Pool, fn func(rows []model.PoolRow) error) error {
 	s.mu.Lock()
 	segs := s.pools[p]
 	s.mu.Unlock()
 	var rows []model.PoolRow
+	var buf []byte
 	for _, seg := range segs {
-		b, err := s.segmentBytes(seg, "pool "+p.PID+" "+p.Allocator)
+		f, err := s.onDisk(seg)
 		if err != nil {
 			return err
 		}
-		if rows, err = decodePoolRows(b, rows[:0]); err != nil {
+		buf = slices.Grow(buf[:0], int(seg.n))[:seg.n]
+		if _, err := f.ReadAt(buf, seg.off); err != nil {
+			return s.failLocked(fmt.Errorf("spill: reading pool %s %s: %w", p.PID, p.Allocator, err))
+		}
+		if rows, err = decodePoolRows(buf, rows[:0]); err != nil {
 			return s.failLocked(fmt.Errorf("spill: pool %s %s: %w", p.PID, p.Allocator, err))
 		}
 		if err := fn(rows); err != nil {
@@ -157,6 +168,26 @@ func (s *Store) LoadPoolRows(p *model.Pool, fn func(rows []model.PoolRow) error)
 		}
 	}
 	return nil
+}
+
+// onDisk returns the store's file once seg is written to it (the pending
+// segments are written when seg is among them); it fails when the store
+// failed or was closed.
+func (s *Store) onDisk(seg segment) (file, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.f == nil {
+		return nil, s.fail(errors.New("spill: store closed"))
+	}
+	if seg.off+seg.n > s.flushed {
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+	}
+	return s.f, nil
 }
 
 // flush writes the pending segments; s.mu is held.
@@ -179,14 +210,8 @@ func (s *Store) flush() error {
 // Load returns a copy of g with what Put moved read back, or g itself when
 // it was not moved.
 func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
-	s.mu.Lock()
-	seg, ok := s.segs[g]
-	s.mu.Unlock()
-	if !ok {
-		return g, nil
-	}
-	b, err := s.segmentBytes(seg, "graph "+g.Graph)
-	if err != nil {
+	b, err := s.segmentBytes(g)
+	if b == nil || err != nil {
 		return g, err
 	}
 	full := *g
@@ -196,10 +221,15 @@ func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
 	return &full, nil
 }
 
-// segmentBytes is the bytes of seg, which holds what (for errors). The
-// bytes are not changed after, by the store or the caller.
-func (s *Store) segmentBytes(seg segment, what string) ([]byte, error) {
+// segmentBytes is g's segment, nil when g was not put. The bytes are not
+// changed after, by the store or the caller.
+func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
 	s.mu.Lock()
+	seg, ok := s.segs[g]
+	if !ok {
+		s.mu.Unlock()
+		return nil, nil
+	}
 	if s.err != nil {
 		defer s.mu.Unlock()
 		return nil, s.err
@@ -246,7 +276,7 @@ func (s *Store) segmentBytes(seg segment, what string) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, seg.off); err != nil {
-		return nil, s.failLocked(fmt.Errorf("spill: reading %s: %w", what, err))
+		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
 	}
 	if ahead {
 		s.mu.Lock()

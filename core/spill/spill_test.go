@@ -254,6 +254,33 @@ func TestWriteErrorSticks(t *testing.T) {
 	if err := s.Put(&model.Graph{Rows: []model.Row{{}}}); err == nil {
 		t.Error("Put after a failed write gave no error")
 	}
+	if err := s.PutPoolRows(&model.Pool{}, []model.PoolRow{{}}); err == nil {
+		t.Error("PutPoolRows after a failed write gave no error")
+	}
+}
+
+// TestPoolRowsReadErrorSticks: a pool batch that cannot be read back fails
+// LoadPoolRows and the store.
+func TestPoolRowsReadErrorSticks(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := &model.Pool{}
+	if err := s.PutPoolRows(p, []model.PoolRow{{Kernel: "k"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadPoolRows(p, func([]model.PoolRow) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	s.f.Close() // written; now the disk is gone
+	if err := s.LoadPoolRows(p, func([]model.PoolRow) error { t.Error("rows from a closed file"); return nil }); err == nil {
+		t.Error("LoadPoolRows from a closed file gave no error")
+	}
+	if s.Err() == nil {
+		t.Error("Err is nil after a failed read")
+	}
 }
 
 // countingFile counts the reads and writes that reach the store's file.
