@@ -56,15 +56,16 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 						return x.writeString("null")
 					}
 					x.writeString("[")
-					first := true
-					err := p.EachRow(func(r *model.PoolRow) error {
-						if !first {
+					rd := p.RowReader()
+					for r, i := rd.Next(), 0; r != nil; r, i = rd.Next(), i+1 {
+						if i > 0 {
 							x.writeString(",")
 						}
-						first = false
-						return marshalTo(x, r)
-					})
-					if err != nil {
+						if err := marshalTo(x, r); err != nil {
+							return err
+						}
+					}
+					if err := rd.Err(); err != nil {
 						return err
 					}
 					return x.writeString("]")

@@ -35,14 +35,14 @@ func runtimePIDs(rep *model.Report) ([]string, error) {
 		}
 	}
 	for _, pl := range rep.Pools {
-		err := pl.EachRow(func(r *model.PoolRow) error {
+		rd := pl.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
 			if r.Time > 0 {
 				add(pl.PID)
-				return model.ErrStopRows
+				break
 			}
-			return nil
-		})
-		if err != nil {
+		}
+		if err := rd.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -73,12 +73,12 @@ func (p *perfetto) runtime(rep *model.Report) (string, error) {
 		last = max(last, t)
 	}
 	for _, pl := range rep.Pools {
-		err := pl.EachRow(func(r *model.PoolRow) error {
+		rd := pl.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
 			see(r.Time)
 			see(r.FreeTime)
-			return nil
-		})
-		if err != nil {
+		}
+		if err := rd.Err(); err != nil {
 			return "", err
 		}
 	}
@@ -113,9 +113,10 @@ func logTime(us int64) string {
 func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) error {
 	t := p.t
 	deltas := p.deltas[:0]
-	err := pl.EachRow(func(r *model.PoolRow) error {
+	rd := pl.RowReader()
+	for r := rd.Next(); r != nil; r = rd.Next() {
 		if r.Time <= 0 || p.poolCut > 0 && r.Time >= p.poolCut {
-			return nil
+			continue
 		}
 		end := max(r.FreeTime, r.Time)
 		if r.FreeTime <= 0 {
@@ -150,9 +151,8 @@ func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) error {
 		if r.FreeTime > 0 {
 			deltas = append(deltas, delta{end, -r.Size, -r.RealSize})
 		}
-		return nil
-	})
-	if err != nil {
+	}
+	if err := rd.Err(); err != nil {
 		return err
 	}
 	// Changes at one time are applied together: a block freed and reused

@@ -20,7 +20,8 @@ func WritePoolCSV(w io.Writer, rep *model.Report) error {
 	c := newCSV(w)
 	for _, p := range rep.Pools {
 		proc, id := "Process_"+p.PID, AllocatorID(p.Allocator)
-		err := p.EachRow(func(r *model.PoolRow) error {
+		rd := p.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
 			c.Cell(proc)
 			c.KV("allocator_id", id)
 			c.KV("name", r.Node)
@@ -36,9 +37,8 @@ func WritePoolCSV(w io.Writer, rep *model.Report) error {
 			c.KI("stream", r.Stream)
 			c.KV("kernel", r.Kernel)
 			c.End()
-			return nil
-		})
-		if err != nil {
+		}
+		if err := rd.Err(); err != nil {
 			return err
 		}
 		PoolSummaryCells(c, p)

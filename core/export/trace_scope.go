@@ -65,7 +65,8 @@ func (sc TraceScope) poolCut(pools []*model.Pool, limit int) (cut int64, note st
 	var starts []int64
 	total := 0
 	for _, pl := range pools {
-		err := pl.EachRow(func(r *model.PoolRow) error {
+		rd := pl.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
 			if t := r.Time; t > 0 {
 				total++
 				starts = append(starts, t)
@@ -74,9 +75,8 @@ func (sc TraceScope) poolCut(pools []*model.Pool, limit int) (cut int64, note st
 					starts = starts[:keep]
 				}
 			}
-			return nil
-		})
-		if err != nil {
+		}
+		if err := rd.Err(); err != nil {
 			return 0, "", err
 		}
 	}

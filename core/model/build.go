@@ -64,7 +64,7 @@ type Builder struct {
 	// allocation rows as they age ("imas report"'s spill store): each
 	// pool's figures are counted while its lines stream, as for a summary,
 	// and it keeps in memory only its latest rows and the changes to older
-	// ones (a free that comes late); Pool.EachRow reads them all back. Set
+	// ones (a free that comes late); Pool.RowReader reads them all back. Set
 	// it before the first Add.
 	PoolRows PoolRowStore
 

@@ -569,7 +569,7 @@ type Pool struct {
 	Streamed *PoolStream `json:"-"`
 	// moved, when set, holds what the build moved of Rows to a store
 	// (Builder.PoolRows): Rows is then the pool's latest rows only, and
-	// EachRow lists them all.
+	// RowReader reads them all.
 	moved *poolMoved
 }
 

@@ -1,22 +1,18 @@
 package model
 
-import (
-	"cmp"
-	"errors"
-	"slices"
-)
+import "sort"
 
 // PoolRowStore holds allocation rows of pools moved out of memory while
 // the model is built (a spill store, core/spill). Builder.PoolRows moves
 // each pool's oldest rows to it in batches, in allocation order; the
-// writers read them back through Pool.EachRow. Both methods are safe for
+// writers read them back through Pool.RowReader. Both methods are safe for
 // concurrent use.
 type PoolRowStore interface {
 	// PutPoolRows appends rows, the next ones of p in allocation order.
 	PutPoolRows(p *Pool, rows []PoolRow) error
-	// LoadPoolRows calls fn with the rows put for p, batch by batch, in
-	// the order put. The slice is fn's only for the call.
-	LoadPoolRows(p *Pool, fn func(rows []PoolRow) error) error
+	// PoolRowBatch returns the i-th batch put for p, in buf's storage when
+	// it is large enough.
+	PoolRowBatch(p *Pool, i int, buf []PoolRow) ([]PoolRow, error)
 }
 
 // poolRowBatch is how many rows a pool moves to its store at a time. A
@@ -61,7 +57,10 @@ func (pt *poolPatch) apply(r *PoolRow) {
 }
 
 // change applies pt to row pt.begin of the pool: in place while it is in
-// memory, as a patch once it moved.
+// memory, as a patch once it moved. Not inlined: its three callers would
+// each carry a copy into the page's wasm, for no measurable gain.
+//
+//go:noinline
 func (p *Pool) change(pt poolPatch) {
 	var moved int64
 	if m := p.moved; m != nil {
@@ -88,10 +87,13 @@ func (p *Pool) moveOldRows() {
 	m.n += poolRowBatch
 }
 
-// finishMoved orders the patches by row for EachRow.
+// finishMoved orders the patches by row for PoolRowReader.
 func (p *Pool) finishMoved() {
 	if m := p.moved; m != nil {
-		slices.SortStableFunc(m.patches, func(a, b poolPatch) int { return cmp.Compare(a.begin, b.begin) })
+		// sort.SliceStable, not a generic sort: the page links this code,
+		// and an instance of slices' stable sort for one type costs it
+		// kilobytes.
+		sort.SliceStable(m.patches, func(i, j int) bool { return m.patches[i].begin < m.patches[j].begin })
 	}
 }
 
@@ -107,51 +109,63 @@ func (p *Pool) RowCount() int {
 // "rows": null), as opposed to an empty one.
 func (p *Pool) RowsNil() bool { return p.Rows == nil && p.moved == nil }
 
-// ErrStopRows, returned by EachRow's fn, ends the walk early without an
-// error.
-var ErrStopRows = errors.New("stop")
-
-// EachRow calls fn with each allocation row of the pool in allocation
-// order, reading the rows that moved to a store back. The row is fn's
-// only for the call. It returns fn's first error (nil for ErrStopRows)
-// or the store's.
-func (p *Pool) EachRow(fn func(r *PoolRow) error) error {
-	err := p.eachRow(fn)
-	if errors.Is(err, ErrStopRows) {
-		return nil
+// RowReader returns a reader of the pool's allocation rows in allocation
+// order, the rows that moved to a store read back (their changes since
+// applied), then those in memory:
+//
+//	rd := p.RowReader()
+//	for r := rd.Next(); r != nil; r = rd.Next() { ... }
+//	if err := rd.Err(); err != nil { ... }
+func (p *Pool) RowReader() PoolRowReader {
+	if p.moved == nil {
+		return PoolRowReader{p: p, rows: p.Rows, inMemory: true}
 	}
-	return err
+	return PoolRowReader{p: p}
 }
 
-func (p *Pool) eachRow(fn func(r *PoolRow) error) error {
-	if m := p.moved; m != nil && m.n > 0 {
-		patches := m.patches
-		err := m.store.LoadPoolRows(p, func(rows []PoolRow) error {
-			for i := range rows {
-				r := &rows[i]
-				for len(patches) > 0 && patches[0].begin <= r.Begin {
-					if patches[0].begin == r.Begin {
-						patches[0].apply(r)
-					}
-					patches = patches[1:]
-				}
-				if err := fn(r); err != nil {
-					return err
-				}
-			}
+// PoolRowReader reads a pool's rows (Pool.RowReader).
+type PoolRowReader struct {
+	p        *Pool
+	rows     []PoolRow // the batch being read, or Pool.Rows once inMemory
+	i        int       // the next row of rows
+	batch    int       // the next moved batch to read
+	inMemory bool
+	patches  []poolPatch // the moved rows' changes not yet applied
+	err      error
+}
+
+// Next returns the next row, nil after the last one or on an error (Err).
+// The row is the caller's until the next call.
+func (rd *PoolRowReader) Next() *PoolRow {
+	for rd.i >= len(rd.rows) {
+		if rd.inMemory || rd.err != nil {
 			return nil
-		})
-		if err != nil {
-			return err
 		}
-	}
-	for i := range p.Rows {
-		if err := fn(&p.Rows[i]); err != nil {
-			return err
+		m := rd.p.moved
+		if rd.batch == 0 {
+			rd.patches = m.patches
 		}
+		if int64(rd.batch*poolRowBatch) >= m.n {
+			rd.rows, rd.i, rd.inMemory = rd.p.Rows, 0, true
+			continue
+		}
+		rd.rows, rd.err = m.store.PoolRowBatch(rd.p, rd.batch, rd.rows[:0])
+		rd.batch++
+		rd.i = 0
 	}
-	return nil
+	r := &rd.rows[rd.i]
+	rd.i++
+	for len(rd.patches) > 0 && rd.patches[0].begin <= r.Begin {
+		if rd.patches[0].begin == r.Begin {
+			rd.patches[0].apply(r)
+		}
+		rd.patches = rd.patches[1:]
+	}
+	return r
 }
+
+// Err is the store's error that ended the rows early, if any.
+func (rd *PoolRowReader) Err() error { return rd.err }
 
 // WithoutRows is a copy of p with an empty row list (its figures stay).
 func (p *Pool) WithoutRows() *Pool {

@@ -28,16 +28,13 @@ func (s *memRowStore) PutPoolRows(p *model.Pool, rows []model.PoolRow) error {
 	return nil
 }
 
-func (s *memRowStore) LoadPoolRows(p *model.Pool, fn func([]model.PoolRow) error) error {
+func (s *memRowStore) PoolRowBatch(p *model.Pool, i int, buf []model.PoolRow) ([]model.PoolRow, error) {
 	s.mu.Lock()
-	batches := s.pools[p]
-	s.mu.Unlock()
-	for _, b := range batches {
-		if err := fn(append([]model.PoolRow(nil), b...)); err != nil {
-			return err
-		}
+	defer s.mu.Unlock()
+	if i >= len(s.pools[p]) {
+		return nil, fmt.Errorf("batch %d of %d", i, len(s.pools[p]))
 	}
-	return nil
+	return append(buf[:0], s.pools[p][i]...), nil
 }
 
 // poolEvents is a random run of two tagged pools and an untagged one on
@@ -126,7 +123,7 @@ func buildPools(recs []gelog.Record, store model.PoolRowStore) *model.Report {
 
 // TestPoolRowsMovedEqualRetained: a build whose pools move their older
 // rows to a store (Builder.PoolRows) and count their figures as they
-// stream gives every pool the rows (read back by EachRow) and figures of
+// stream gives every pool the rows (read back by RowReader) and figures of
 // the build that keeps every row, while it holds only the latest rows of
 // each pool.
 func TestPoolRowsMovedEqualRetained(t *testing.T) {
@@ -142,7 +139,11 @@ func TestPoolRowsMovedEqualRetained(t *testing.T) {
 		for i, wp := range want.Pools {
 			gp := got.Pools[i]
 			var rows []model.PoolRow
-			if err := gp.EachRow(func(r *model.PoolRow) error { rows = append(rows, *r); return nil }); err != nil {
+			rd := gp.RowReader()
+			for r := rd.Next(); r != nil; r = rd.Next() {
+				rows = append(rows, *r)
+			}
+			if err := rd.Err(); err != nil {
 				t.Fatal(err)
 			}
 			if len(rows) != len(wp.Rows) || gp.RowCount() != len(wp.Rows) {

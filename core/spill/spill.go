@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"imas/core/model"
@@ -138,36 +137,34 @@ func (s *Store) PutPoolRows(p *model.Pool, rows []model.PoolRow) error {
 	return nil
 }
 
-// LoadPoolRows calls fn with each batch of p's rows put, in the order put,
-// decoded into one buffer reused from batch to batch.
+// PoolRowBatch returns the i-th batch of p's rows put, decoded into buf's
+// storage when it is large enough.
 //
 // A pool's batches lie among those of the other pools and the graphs, so
 // each is read alone, not through the read windows: a window would bring
 // in mostly other segments, once per pool, and push out the windows the
 // graph writers read ahead.
-func (s *Store) LoadPoolRows(p *model.Pool, fn func(rows []model.PoolRow) error) error {
+func (s *Store) PoolRowBatch(p *model.Pool, i int, buf []model.PoolRow) ([]model.PoolRow, error) {
 	s.mu.Lock()
 	segs := s.pools[p]
 	s.mu.Unlock()
-	var rows []model.PoolRow
-	var buf []byte
-	for _, seg := range segs {
-		f, err := s.onDisk(seg)
-		if err != nil {
-			return err
-		}
-		buf = slices.Grow(buf[:0], int(seg.n))[:seg.n]
-		if _, err := f.ReadAt(buf, seg.off); err != nil {
-			return s.failLocked(fmt.Errorf("spill: reading pool %s %s: %w", p.PID, p.Allocator, err))
-		}
-		if rows, err = decodePoolRows(buf, rows[:0]); err != nil {
-			return s.failLocked(fmt.Errorf("spill: pool %s %s: %w", p.PID, p.Allocator, err))
-		}
-		if err := fn(rows); err != nil {
-			return err
-		}
+	if i < 0 || i >= len(segs) {
+		return nil, s.failLocked(fmt.Errorf("spill: pool %s %s: no batch %d of %d", p.PID, p.Allocator, i, len(segs)))
 	}
-	return nil
+	seg := segs[i]
+	f, err := s.onDisk(seg)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, seg.n)
+	if _, err := f.ReadAt(b, seg.off); err != nil {
+		return nil, s.failLocked(fmt.Errorf("spill: reading pool %s %s: %w", p.PID, p.Allocator, err))
+	}
+	rows, err := decodePoolRows(b, buf[:0])
+	if err != nil {
+		return nil, s.failLocked(fmt.Errorf("spill: pool %s %s: %w", p.PID, p.Allocator, err))
+	}
+	return rows, nil
 }
 
 // onDisk returns the store's file once seg is written to it (the pending

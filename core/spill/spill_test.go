@@ -153,22 +153,21 @@ func TestStorePoolRows(t *testing.T) {
 			}
 		}
 	}
-	var got []model.PoolRow
-	batches := 0
-	err = s.LoadPoolRows(p, func(rows []model.PoolRow) error {
-		batches++
-		got = append(got, rows...)
-		return nil
-	})
-	if err != nil || batches != 3000 || !reflect.DeepEqual(got, want) {
-		t.Errorf("LoadPoolRows: %v, %d batches, rows equal %v", err, batches, reflect.DeepEqual(got, want))
+	var got, buf []model.PoolRow
+	for i := range 3000 {
+		if buf, err = s.PoolRowBatch(p, i, buf); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, buf...)
 	}
-	stop := errors.New("stop")
-	if err := s.LoadPoolRows(q, func([]model.PoolRow) error { return stop }); err != stop {
-		t.Errorf("fn's error: got %v", err)
+	if !reflect.DeepEqual(got, want) {
+		t.Error("PoolRowBatch: the rows put do not come back")
 	}
-	if err := s.LoadPoolRows(none, func([]model.PoolRow) error { t.Error("rows of a pool never put"); return nil }); err != nil {
-		t.Error(err)
+	if rows, err := s.PoolRowBatch(q, 2999, nil); err != nil || len(rows) != 1 || rows[0] != want[299900] {
+		t.Errorf("the other pool's last batch: %+v, %v", rows, err)
+	}
+	if _, err := s.PoolRowBatch(none, 0, nil); err == nil {
+		t.Error("a batch of a pool never put")
 	}
 }
 
@@ -260,7 +259,7 @@ func TestWriteErrorSticks(t *testing.T) {
 }
 
 // TestPoolRowsReadErrorSticks: a pool batch that cannot be read back fails
-// LoadPoolRows and the store.
+// PoolRowBatch and the store.
 func TestPoolRowsReadErrorSticks(t *testing.T) {
 	s, err := New(t.TempDir())
 	if err != nil {
@@ -271,12 +270,12 @@ func TestPoolRowsReadErrorSticks(t *testing.T) {
 	if err := s.PutPoolRows(p, []model.PoolRow{{Kernel: "k"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.LoadPoolRows(p, func([]model.PoolRow) error { return nil }); err != nil {
+	if _, err := s.PoolRowBatch(p, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.f.Close() // written; now the disk is gone
-	if err := s.LoadPoolRows(p, func([]model.PoolRow) error { t.Error("rows from a closed file"); return nil }); err == nil {
-		t.Error("LoadPoolRows from a closed file gave no error")
+	if _, err := s.PoolRowBatch(p, 0, nil); err == nil {
+		t.Error("PoolRowBatch from a closed file gave no error")
 	}
 	if s.Err() == nil {
 		t.Error("Err is nil after a failed read")
