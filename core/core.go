@@ -37,7 +37,7 @@ type Options struct {
 	// run (analyze.NewEarlyDetail), so that memory holds the rows of the
 	// graphs still open; the report reads the others back through
 	// model.Report.WithRows. The pools' allocation rows go to it too as
-	// they age (model.Builder.PoolRows), read back by model.Pool.EachRow.
+	// they age (model.Builder.PoolRows), read back by model.Pool.RowReader.
 	// The caller closes the store after writing.
 	Spill RowSpill
 	// Parser, if set, parses the chunks elsewhere (the page's parse
