@@ -1,12 +1,16 @@
-// Package spill keeps the rows of finished graphs on disk while a big run
-// is read, so that "imas report" holds in memory the rows of the graphs
-// still open rather than every row of the run (docs/performance.md).
+// Package spill keeps the rows of finished graphs, and the older
+// allocation rows of RT2 pools, on disk while a big run is read, so that
+// "imas report" holds in memory the rows of the graphs still open and each
+// pool's latest rows rather than every row of the run
+// (docs/performance.md).
 //
 // A Store is one temporary directory holding one append-only file: each
-// graph handed to Put is encoded (codec.go) and appended as one segment,
-// and an in-memory index maps the graph to its segment. The writers read
-// the graphs back one at a time, in the report's order, through
-// model.Report.WithRows; Close removes the directory.
+// graph handed to Put, and each batch of a pool's rows handed to
+// PutPoolRows, is encoded (codec.go) and appended as one segment, and an
+// in-memory index maps the graph or the pool to its segments. The writers
+// read the graphs back one at a time, in the report's order, through
+// model.Report.WithRows, and a pool's rows a batch at a time through
+// model.Pool.RowReader; Close removes the directory.
 package spill
 
 import (
