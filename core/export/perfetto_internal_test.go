@@ -183,4 +183,3 @@ func TestPoolCutKeepsTheEarliest(t *testing.T) {
 		}
 	}
 }
-
