@@ -250,7 +250,8 @@ func (c threadCPU) since(c0 threadCPU, prefix string) (all, busiest time.Duratio
 // BenchmarkPageFolder reads plog folders of eleven processes (static
 // graphs, busy RT2 pools) of the sizes in IMAS_BENCH_FOLDERS (e.g. "1G,2G";
 // none without it) through the file input of a cold page (?warmup=0, a
-// fresh tab), and reports:
+// fresh tab; with IMAS_BENCH_WARM=1 once the page's warm-ups are done),
+// and reports:
 //
 //	MB/s         input bytes / wall time from choosing the files to every
 //	             graph's row, map and first tensor page on screen
@@ -275,7 +276,13 @@ func BenchmarkPageFolder(b *testing.B) {
 		folders[size] = rankFolder(b, size)
 	}
 	pageURL(b, "")
+	// IMAS_BENCH_WARM=1: the page as a user gets it, its warm-ups done
+	// (they run while the user chooses files) before the files are chosen.
+	warm := os.Getenv("IMAS_BENCH_WARM") == "1"
 	query := "?warmup=0"
+	if warm {
+		query = "?"
+	}
 	if q := os.Getenv("IMAS_BENCH_QUERY"); q != "" {
 		query += "&" + strings.TrimPrefix(q, "?")
 	}
@@ -286,6 +293,9 @@ func BenchmarkPageFolder(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				t := newTab(b, 30*time.Minute)
 				t.open(b, query)
+				if warm {
+					t.run(b, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+				}
 				r := renderers(b)
 				_, idle := r.peak()
 				r.resetPeaks()
