@@ -217,7 +217,7 @@
     // Handed-back buffers are kept up to poolBytes: a buffer used again is
     // memory already touched. Two pieces of each file being read are out
     // at a time, so the pool holds what a folder's open files go through.
-    const poolBytes = 96 << 20;
+    const poolBytes = 32 << 20;
     const bufferFor = (n) => {
       const i = pool.findIndex((b) => b.byteLength >= n);
       return i >= 0 ? pool.splice(i, 1)[0] : new ArrayBuffer(n);
