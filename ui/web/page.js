@@ -259,7 +259,7 @@
         n += value.byteLength;
       }
       st.pos += n;
-      if (st.pos >= file.size && streams.get(key) === st) streams.delete(key);
+      if (st.pos >= file.size && streams.get(key) === st) dropStream(key); // at its end
       return {b: buf, n};
     };
     // A gzip File read decompressed by the browser's DecompressionStream
