@@ -224,8 +224,10 @@
     };
     // streams: the open byte stream of each engine reader (key), the
     // most recently used last. A reader closed before its end leaves its
-    // stream here until maxStreams newer ones push it out.
-    const streams = new Map(), maxStreams = 32, readerQueues = new Map();
+    // stream here until maxStreams newer ones push it out (?readstreams=N
+    // sets it, to test streams started again at an offset).
+    const streams = new Map(), readerQueues = new Map();
+    let maxStreams = 32;
     const dropStream = (key) => {
       const st = streams.get(key);
       if (st) st.reader.cancel().catch(() => {});
@@ -354,6 +356,10 @@
         byob = false;
         return;
       }
+      if (e.data.streams) {
+        maxStreams = e.data.streams;
+        return;
+      }
       if (e.data.back) {
         if (pool.reduce((n, b) => n + b.byteLength, 0) + e.data.back.byteLength <= poolBytes) pool.push(e.data.back);
         return;
@@ -392,7 +398,7 @@
   // returns (startParsers). Until the reader says it is ready, and where
   // there is no reader (or it fails to start), slices are read here, as
   // before. slices asks the reader for slices only.
-  function startReader(slices, inflate, port) {
+  function startReader(slices, inflate, port, streams) {
     const waits = new Map();
     let seq = 0, rd = null;
     const direct = (w) => w.file.slice(w.off, w.end).arrayBuffer().then((b) => w.resolve(new Uint8Array(b)), w.reject);
@@ -406,6 +412,7 @@
       if (e.data.ready) {
         rd = port;
         if (slices) rd.postMessage({slices: true});
+        if (streams > 0) rd.postMessage({streams});
         return;
       }
       const w = waits.get(e.data.id);
@@ -644,7 +651,7 @@
         globalThis.imasParsePort = init.port;
         globalThis.imasParseWarmUp = init.warmup;
       } else {
-        startReader(init.slices, init.inflate, init.readerPort);
+        startReader(init.slices, init.inflate, init.readerPort, init.readStreams);
         startParsers(init);
       }
       const go = new Go();
@@ -714,7 +721,7 @@
     const ports = parsers ? parsers.ports : [];
     const readerPort = startReaderWorker();
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readerPort},
+      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readerPort, readStreams: queryInt('readstreams')},
     readerPort ? [...ports, readerPort] : ports);
     return w;
   }
