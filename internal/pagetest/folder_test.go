@@ -3,11 +3,13 @@ package pagetest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -166,10 +168,90 @@ func (r rendererMemory) peak() (hwm, rss int64) {
 	return hwm, rss
 }
 
+// threadCPU is the CPU time of each thread of the renderers (by its
+// /proc/<pid>/task name) and of the browser's own process (which reads the
+// Files for the page).
+type threadCPU struct {
+	threads map[string]time.Duration // "<tid> <comm>"
+	browser time.Duration
+}
+
+// cpu reads utime+stime of every thread of the renderers and the browser.
+// On a machine shared with other jobs the wall time moves with their load;
+// the CPU time a build spends moves much less.
+func (r rendererMemory) cpu() threadCPU {
+	c := threadCPU{threads: map[string]time.Duration{}}
+	each := func(pid int, f func(tid, comm string, d time.Duration)) {
+		tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "stat"))
+		for _, task := range tasks {
+			stat, err := os.ReadFile(task)
+			if err != nil {
+				continue
+			}
+			open, end := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
+			if open < 0 || end < open {
+				continue
+			}
+			// After the comm: state ppid pgrp session tty tpgid flags minflt
+			// cminflt majflt cmajflt utime stime (clock ticks of 10 ms).
+			fields := strings.Fields(string(stat[end+1:]))
+			if len(fields) < 13 {
+				continue
+			}
+			ut, _ := strconv.ParseInt(fields[11], 10, 64)
+			st, _ := strconv.ParseInt(fields[12], 10, 64)
+			f(filepath.Base(filepath.Dir(task)), string(stat[open+1:end]), time.Duration(ut+st)*10*time.Millisecond)
+		}
+	}
+	for _, pid := range r.pids {
+		each(pid, func(tid, comm string, d time.Duration) { c.threads[tid+" "+comm] = d })
+	}
+	if b := chromedp.FromContext(shared.ctx); b != nil && b.Browser != nil && b.Browser.Process() != nil {
+		each(b.Browser.Process().Pid, func(_, _ string, d time.Duration) { c.browser += d })
+	}
+	return c
+}
+
+// busiestSince lists the threads that spent the most since c0, and the browser.
+func (c threadCPU) busiestSince(c0 threadCPU) string {
+	type spent struct {
+		name string
+		d    time.Duration
+	}
+	var all []spent
+	for k, d := range c.threads {
+		if d -= c0.threads[k]; d >= 100*time.Millisecond {
+			_, comm, _ := strings.Cut(k, " ")
+			all = append(all, spent{comm, d})
+		}
+	}
+	slices.SortFunc(all, func(a, b spent) int { return cmp.Compare(b.d, a.d) })
+	var out []string
+	for _, s := range all {
+		out = append(out, fmt.Sprintf("%s %.1f", s.name, s.d.Seconds()))
+	}
+	return fmt.Sprintf("renderer threads (s): %s; browser process %.1f s", strings.Join(out, ", "), (c.browser - c0.browser).Seconds())
+}
+
+// since returns the CPU time spent from c0 to c: all of it, and that of
+// the busiest thread whose name starts with prefix.
+func (c threadCPU) since(c0 threadCPU, prefix string) (all, busiest time.Duration) {
+	all = c.browser - c0.browser
+	for k, d := range c.threads {
+		d -= c0.threads[k]
+		all += d
+		if _, comm, _ := strings.Cut(k, " "); strings.HasPrefix(comm, prefix) {
+			busiest = max(busiest, d)
+		}
+	}
+	return all, busiest
+}
+
 // BenchmarkPageFolder reads plog folders of eleven processes (static
 // graphs, busy RT2 pools) of the sizes in IMAS_BENCH_FOLDERS (e.g. "1G,2G";
 // none without it) through the file input of a cold page (?warmup=0, a
-// fresh tab), and reports:
+// fresh tab; with IMAS_BENCH_WARM=1 once the page's warm-ups are done),
+// and reports:
 //
 //	MB/s         input bytes / wall time from choosing the files to every
 //	             graph's row, map and first tensor page on screen
@@ -181,6 +263,9 @@ func (r rendererMemory) peak() (hwm, rss int64) {
 //	go-sys-MB    what the engine's Go runtime took from the wasm memory
 //	             (runtime.MemStats.Sys, at the end: wasm memory never shrinks)
 //	graphs       graph rows shown
+//	cpu-s        CPU seconds of the renderer (page, engine, reader,
+//	             compilers) and the browser's process during the analysis
+//	engine-cpu-s CPU seconds of the busiest worker thread (the engine's)
 func BenchmarkPageFolder(b *testing.B) {
 	sizes := os.Getenv("IMAS_BENCH_FOLDERS")
 	if sizes == "" {
@@ -191,7 +276,13 @@ func BenchmarkPageFolder(b *testing.B) {
 		folders[size] = rankFolder(b, size)
 	}
 	pageURL(b, "")
+	// IMAS_BENCH_WARM=1: the page as a user gets it, its warm-ups done
+	// (they run while the user chooses files) before the files are chosen.
+	warm := os.Getenv("IMAS_BENCH_WARM") == "1"
 	query := "?warmup=0"
+	if warm {
+		query = "?"
+	}
 	if q := os.Getenv("IMAS_BENCH_QUERY"); q != "" {
 		query += "&" + strings.TrimPrefix(q, "?")
 	}
@@ -202,12 +293,17 @@ func BenchmarkPageFolder(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				t := newTab(b, 30*time.Minute)
 				t.open(b, query)
+				if warm {
+					t.run(b, chromedp.WaitReady(`html[data-warm]`, chromedp.ByQuery))
+				}
 				r := renderers(b)
 				_, idle := r.peak()
 				r.resetPeaks()
+				cpu0 := r.cpu()
 				start := time.Now()
 				t.load(b, 1, files...)
 				wall := time.Since(start)
+				cpu1 := r.cpu()
 				hwm, rss := r.peak()
 				var secs string
 				t.run(b, chromedp.AttributeValue(`[data-field="seconds"]`, "data-value", &secs, nil, chromedp.ByQuery))
@@ -228,6 +324,11 @@ func BenchmarkPageFolder(b *testing.B) {
 				b.ReportMetric(float64(prog.GoSys)/(1<<20), "go-sys-MB")
 				b.ReportMetric(float64(graphs), "graphs")
 				b.ReportMetric(wall.Seconds(), "wall-s")
+				// A worker thread's name, "DedicatedWorker thread", is cut to 15 bytes.
+				all, engineCPU := cpu1.since(cpu0, "DedicatedWorker")
+				b.ReportMetric(all.Seconds(), "cpu-s")
+				b.Log(cpu1.busiestSince(cpu0))
+				b.ReportMetric(engineCPU.Seconds(), "engine-cpu-s")
 				t.clean(b)
 			}
 			b.ReportMetric(0, "ns/op")

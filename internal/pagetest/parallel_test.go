@@ -36,6 +36,8 @@ func elevenRanks(t testing.TB, size int64) []string {
 // page's parse workers (?parsers=3, whatever the machine's core count):
 // every graph row shows the native core's figures, and more than one
 // worker parsed chunks (the engine's last progress message counts them).
+// With ?readstreams=1 the reader worker keeps one byte stream open, so the
+// files read side by side start their streams again at an offset.
 func TestParallelParse(t *testing.T) {
 	files := elevenRanks(t, 100<<20)
 	want := nativeGraphs(t, files...)
@@ -45,7 +47,7 @@ func TestParallelParse(t *testing.T) {
 	for _, c := range []struct {
 		query   string
 		workers int // that must have parsed chunks
-	}{{"?parsers=3", 2}, {"?parsers=0", 0}} {
+	}{{"?parsers=3", 2}, {"?parsers=0", 0}, {"?parsers=0&readstreams=1", 0}} {
 		t.Run(c.query, func(t *testing.T) {
 			b := newTab(t, 4*time.Minute)
 			b.open(t, c.query)

@@ -63,12 +63,28 @@ func TestProfilePage(t *testing.T) {
 }
 
 // TestTracePage records a Chromium trace (devtools.timeline and V8
-// categories) of the same analysis and writes it to $PAGETRACE, a JSON trace
-// that ui.perfetto.dev and DevTools open: what the page's thread does
-// outside JavaScript (style, layout, paint, compiling) shows there. A
-// measuring tool, skipped unless PAGETRACE is set.
+// categories, and every thread's CPU samples: the page's, the engine's
+// worker, the reader's, V8's compiler threads) of the same analysis and
+// writes it to $PAGETRACE, a JSON trace that ui.perfetto.dev and DevTools
+// open: what the page's thread does outside JavaScript (style, layout,
+// paint, compiling) shows there. With PAGETRACE_FOLDER (1G, 2G) it records
+// a generated plog folder of that size instead (BenchmarkPageFolder's) on a
+// cold page (?warmup=0). A measuring tool, skipped unless PAGETRACE is set.
 func TestTracePage(t *testing.T) {
-	out, plain, b := warmTab(t, "PAGETRACE")
+	var out string
+	var files []string
+	var b *tab
+	if size := os.Getenv("PAGETRACE_FOLDER"); size != "" && os.Getenv("PAGETRACE") != "" {
+		out = os.Getenv("PAGETRACE")
+		pageURL(t, "")
+		files = rankFolder(t, size)
+		b = newTab(t, 30*time.Minute)
+		b.open(t, "?warmup=0")
+	} else {
+		var plain string
+		out, plain, b = warmTab(t, "PAGETRACE")
+		files = []string{plain}
+	}
 	var mu sync.Mutex
 	var events []jsontext.Value
 	done := make(chan struct{})
@@ -83,12 +99,13 @@ func TestTracePage(t *testing.T) {
 		}
 	})
 	b.run(t, tracing.Start().WithTraceConfig(&tracing.TraceConfig{IncludedCategories: []string{
-		"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.wasm", "blink", "cc", "gpu", "loading"}}))
-	b.load(t, 1, plain)
+		"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.wasm", "blink", "cc", "gpu", "loading",
+		"disabled-by-default-v8.cpu_profiler"}}))
+	b.load(t, 1, files...)
 	b.run(t, tracing.End())
 	select {
 	case <-done:
-	case <-time.After(time.Minute):
+	case <-time.After(5 * time.Minute):
 		t.Fatal("no tracingComplete")
 	}
 	mu.Lock()

@@ -61,6 +61,18 @@
     }
   });
 
+  // The timeline's height is its box's, read here, after layout: read in
+  // drawLive (clientHeight), it forced a layout of the whole page inside
+  // the frame, seconds while the new results are being laid out.
+  let liveHeight = 0;
+  const liveSizer = new ResizeObserver(() => {
+    const h = liveBox ? liveBox.clientHeight : 0;
+    if (h !== liveHeight) {
+      liveHeight = h;
+      redraw();
+    }
+  });
+
   function attach() {
     const b = document.getElementById('imas-mapbox');
     if (!b) return;
@@ -89,6 +101,8 @@
     }
     if (lb && live.parentNode !== lb) {
       lb.replaceChildren(live);
+      if (liveBox) liveSizer.unobserve(liveBox);
+      liveSizer.observe(lb);
       liveBox = lb;
       redraw();
     }
@@ -333,7 +347,7 @@
       live.getContext('2d').clearRect(0, 0, live.width, live.height);
       return;
     }
-    const dpr = window.devicePixelRatio || 1, w = canvas.width, h = Math.floor(Math.max(60, liveBox.clientHeight) * dpr);
+    const dpr = window.devicePixelRatio || 1, w = canvas.width, h = Math.floor(Math.max(60, liveHeight) * dpr);
     if (live.width !== w || live.height !== h) {
       live.width = w;
       live.height = h;

@@ -201,28 +201,55 @@
   // buffers the engine hands back once it has copied them: a fresh 16 MiB
   // ArrayBuffer per slice is memory touched for the first time, and
   // TestReadExperiment read the 200 MB log at 150-190 MB/s by slices,
-  // 510 MB/s by a BYOB stream into one buffer. Requests are served one at a
-  // time, in order, since they share the stream.
+  // 510 MB/s by a BYOB stream into one buffer. The engine reads the files
+  // of a folder side by side (a piece of one, then of another), so each of
+  // its readers (key) keeps a stream of its own: with one stream for all,
+  // every piece started a new one, and the engine waited for the reads.
+  // The requests of one reader are served in order; those of different
+  // readers go on side by side.
   function readerMain() {
     // The page hands over the engine's end of a MessageChannel first; the
     // requests come and the answers go on it.
     let port = null;
     const answer = (m, t) => (port ? port.postMessage(m, t) : postMessage(m, t));
     const pool = [];
-    let byob = true, cur = null, queue = Promise.resolve();
+    let byob = true, queue = Promise.resolve();
+    // Handed-back buffers are kept up to poolBytes: a buffer used again is
+    // memory already touched. Two pieces of each file being read are out
+    // at a time, so the pool holds what a folder's open files go through.
+    const poolBytes = 32 << 20;
     const bufferFor = (n) => {
       const i = pool.findIndex((b) => b.byteLength >= n);
       return i >= 0 ? pool.splice(i, 1)[0] : new ArrayBuffer(n);
     };
+    // streams: the open byte stream of each engine reader (key), the
+    // most recently used last. A reader closed before its end leaves its
+    // stream here until maxStreams newer ones push it out (?readstreams=N
+    // sets it, to test streams started again at an offset).
+    const streams = new Map(), readerQueues = new Map();
+    let maxStreams = 32;
+    const dropStream = (key) => {
+      const st = streams.get(key);
+      if (st) st.reader.cancel().catch(() => {});
+      streams.delete(key);
+    };
     // key names the engine's reader of a File: a File posted here is a new
     // object each time, so it cannot say which stream goes on.
     const streamAt = (file, off, key) => {
-      if (cur && key !== undefined && cur.key === key && cur.pos === off) return cur;
-      if (cur) cur.reader.cancel().catch(() => {});
-      cur = null;
-      const reader = file.slice(off).stream().getReader({mode: 'byob'});
-      cur = {key, pos: off, reader};
-      return cur;
+      const st = streams.get(key);
+      streams.delete(key);
+      if (st && st.pos === off) {
+        streams.set(key, st);
+        return st;
+      }
+      if (st) st.reader.cancel().catch(() => {});
+      const fresh = {pos: off, reader: file.slice(off).stream().getReader({mode: 'byob'})};
+      streams.set(key, fresh);
+      for (const old of streams.keys()) {
+        if (streams.size <= maxStreams) break;
+        dropStream(old);
+      }
+      return fresh;
     };
     const readStream = async (file, off, end, key) => {
       const st = streamAt(file, off, key);
@@ -234,6 +261,7 @@
         n += value.byteLength;
       }
       st.pos += n;
+      if (st.pos >= file.size && streams.get(key) === st) dropStream(key); // at its end
       return {b: buf, n};
     };
     // A gzip File read decompressed by the browser's DecompressionStream
@@ -301,8 +329,7 @@
             // Slices are read by offset, so this one is read again below,
             // whatever the stream had consumed; a TypeError means there are
             // no byte streams here, and slices from now on.
-            if (cur) cur.reader.cancel().catch(() => {});
-            cur = null;
+            dropStream(key);
             if (err instanceof TypeError) byob = false;
           }
         }
@@ -312,25 +339,44 @@
         }
         answer({id, b: r.b, n: r.n}, [r.b]);
       } catch (err) {
-        cur = null;
+        dropStream(key);
         answer({id, err: String((err && err.message) || err)});
       }
     };
-    // The buffers (16 MiB each, at most 4) are let go after 10 s without
-    // a request, so an idle page does not keep them.
+    // The pooled buffers are let go after 10 s without a request, so an
+    // idle page does not keep them; so are the streams.
     let idle = 0;
     const handle = (e) => {
       clearTimeout(idle);
-      idle = setTimeout(() => { pool.length = 0; }, 10000);
+      idle = setTimeout(() => {
+        pool.length = 0;
+        for (const key of [...streams.keys()]) dropStream(key);
+      }, 10000);
       if (e.data.slices) { // ?read=slices: the reads of browsers without byte streams
         byob = false;
         return;
       }
-      if (e.data.back) {
-        if (pool.length < 4) pool.push(e.data.back);
+      if (e.data.streams) {
+        maxStreams = e.data.streams;
         return;
       }
-      queue = queue.then(() => (e.data.inflate ? inflateServe(e.data) : serve(e.data)));
+      if (e.data.back) {
+        if (pool.reduce((n, b) => n + b.byteLength, 0) + e.data.back.byteLength <= poolBytes) pool.push(e.data.back);
+        return;
+      }
+      if (e.data.inflate) {
+        queue = queue.then(() => inflateServe(e.data));
+        return;
+      }
+      // One chain per reader: its pieces in order, other readers' beside.
+      const key = e.data.key;
+      if (key === undefined) {
+        queue = queue.then(() => serve(e.data));
+        return;
+      }
+      const next = (readerQueues.get(key) || Promise.resolve()).then(() => serve(e.data));
+      readerQueues.set(key, next);
+      next.then(() => { if (readerQueues.get(key) === next) readerQueues.delete(key); });
     };
     onmessage = (e) => {
       if (e.data && e.data.port) {
@@ -352,7 +398,7 @@
   // returns (startParsers). Until the reader says it is ready, and where
   // there is no reader (or it fails to start), slices are read here, as
   // before. slices asks the reader for slices only.
-  function startReader(slices, inflate, port) {
+  function startReader(slices, inflate, port, streams) {
     const waits = new Map();
     let seq = 0, rd = null;
     const direct = (w) => w.file.slice(w.off, w.end).arrayBuffer().then((b) => w.resolve(new Uint8Array(b)), w.reject);
@@ -366,6 +412,7 @@
       if (e.data.ready) {
         rd = port;
         if (slices) rd.postMessage({slices: true});
+        if (streams > 0) rd.postMessage({streams});
         return;
       }
       const w = waits.get(e.data.id);
@@ -604,7 +651,7 @@
         globalThis.imasParsePort = init.port;
         globalThis.imasParseWarmUp = init.warmup;
       } else {
-        startReader(init.slices, init.inflate, init.readerPort);
+        startReader(init.slices, init.inflate, init.readerPort, init.readStreams);
         startParsers(init);
       }
       const go = new Go();
@@ -674,7 +721,7 @@
     const ports = parsers ? parsers.ports : [];
     const readerPort = startReaderWorker();
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readerPort},
+      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readerPort, readStreams: queryInt('readstreams')},
     readerPort ? [...ports, readerPort] : ports);
     return w;
   }
