@@ -19,7 +19,12 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
 	statics := staticGraphs(rep)
 	var diags []model.Diagnostic
+	var used []*staticGraph // the indexes check i looked up
 	for i := range rep.AddressChecks {
+		for _, st := range used {
+			st.release(i - 1)
+		}
+		used = used[:0]
 		ac := &rep.AddressChecks[i]
 		ac.Checked, ac.Reconciled, ac.Invalid, ac.Mismatches = 0, 0, []model.BadAddress{}, nil
 		ac.Unchecked = map[string]int64{}
@@ -53,8 +58,11 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 				continue
 			}
 			want, from := int64(0), ""
-			if reg.Graph != "" {
-				if w, ok := statics[r.Region-1].offsets(rep).offset(r.Name, r.Kind, r.Index, off); ok {
+			if st := statics[r.Region-1]; st != nil {
+				if st.x == nil {
+					used = append(used, st)
+				}
+				if w, ok := st.offsets(rep).offset(r.Name, r.Kind, r.Index, off); ok {
 					want, from = w, "static"
 					ac.Reconciled++
 				}
@@ -154,6 +162,17 @@ type staticGraph struct {
 	graphs []*model.Graph // the report's graphs of key, in report order
 	want   tensorFilter
 	x      *tensorIndex
+	// last is the last address check that looks the graph up: its index
+	// is let go after that check (release), so that the indexes of a run
+	// of many loaded graphs do not all live until the end.
+	last int
+}
+
+// release lets the index go if check i is the last to look it up.
+func (st *staticGraph) release(i int) {
+	if st.last <= i {
+		st.x = nil
+	}
 }
 
 // offsets returns the graph's index, built on first use: right before its
@@ -199,6 +218,7 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 				byRegion[r.Region-1] = st
 			}
 			st.want.add(r.Name, r.Kind, r.Index)
+			st.last = i
 		}
 	}
 	return byRegion

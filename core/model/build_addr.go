@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"sort"
 
 	"imas/core/gelog"
@@ -140,8 +141,11 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 			region = i + 1
 		}
 	}
-	var w *AddrRow
-	ac.Rows, w = nextSlot(ac.Rows)
+	// append's growth, not nextSlot's (16 rows at least): a run of small
+	// graphs logs a few addresses per graph and keeps every list to the end.
+	n := len(ac.Rows)
+	ac.Rows = slices.Grow(ac.Rows, 1)[:n+1]
+	w := &ac.Rows[n]
 	setAddrRow(w, r, b.Intern(r.Name), b.Intern(r.OpType), b.Path(r.File), region)
 }
 

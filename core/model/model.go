@@ -678,10 +678,10 @@ func itoa(n int64) string {
 
 // RowStore holds the per-row data of graphs moved out of memory while the
 // model is built (a spill store, core/spill): a finished graph keeps its
-// figures and analyses in the report, its rows, continuous lines, atomic
-// pieces and live curve go to the store. Load returns a copy of g with
-// them back (g itself when they were never moved); it is safe for
-// concurrent use. Rows is g's row count either way.
+// figures and conflicts in the report, its rows, continuous lines, atomic
+// pieces, live curve, peak and waste breakdowns go to the store. Load
+// returns a copy of g with them back (g itself when they were never
+// moved); it is safe for concurrent use. Rows is g's row count either way.
 type RowStore interface {
 	Load(g *Graph) (*Graph, error)
 	Rows(g *Graph) int

@@ -90,9 +90,9 @@ func New(parent string) (*Store, error) {
 // Dir is the store's directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Put moves g's rows, continuous lines, atomic pieces and live curve to
-// the store: they are appended to the file and g keeps none of them. The
-// figures and the other analyses stay in g.
+// Put moves g's rows, continuous lines, atomic pieces, live curve, peak
+// and waste breakdowns to the store: they are appended to the file and g
+// keeps none of them. The figures and the conflicts stay in g.
 func (s *Store) Put(g *model.Graph) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -107,7 +107,10 @@ func (s *Store) Put(g *model.Graph) error {
 	n := int64(len(s.pending) - start)
 	s.segs[g] = segment{off: s.size, n: n, rows: len(g.Rows)}
 	s.size += n
-	g.Rows, g.Reassign, g.AtomicPieces, g.Live = nil, nil, nil, nil
+	g.Rows, g.Reassign, g.AtomicPieces, g.Live, g.Peak = nil, nil, nil, nil, nil
+	if movesWaste(g) {
+		g.Waste = nil
+	}
 	if len(s.pending) >= writeBuffer {
 		return s.flush()
 	}
