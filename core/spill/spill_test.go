@@ -135,8 +135,8 @@ func TestStorePutLoad(t *testing.T) {
 	}
 	defer s.Close()
 	a := &model.Graph{Graph: "a", Rows: []model.Row{{Node: "x", Size: 512}, {Node: "y", Size: 1024}}, Reassign: []model.Reassign{},
-		Live: &model.LiveCurve{Steps: []int64{0, 3}, Reusable: []int64{512, 0}, Counted: []int64{512, 0}},
-		Peak: &model.Peak{Step: 3, Live: 1536, Tensors: []model.PeakItem{{Key: "x:output:0", Size: 512}}},
+		Live:  &model.LiveCurve{Steps: []int64{0, 3}, Reusable: []int64{512, 0}, Counted: []int64{512, 0}},
+		Peak:  &model.Peak{Step: 3, Live: 1536, Tensors: []model.PeakItem{{Key: "x:output:0", Size: 512}}},
 		Waste: &model.Waste{Gap: 512, Parts: []model.WastePart{{Cause: "alignment", Bytes: 512}}}}
 	b := &model.Graph{Graph: "b", Rows: []model.Row{{Node: "z"}}}
 	kept := &model.Graph{Graph: "kept", Rows: []model.Row{{Node: "k"}}}
