@@ -19,13 +19,21 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
 	statics := staticGraphs(rep)
 	var diags []model.Diagnostic
-	var used []*staticGraph // the indexes check i looked up
+	var used []*staticGraph          // the indexes check i looked up
+	var unchecked []model.Diagnostic // after those of every row
 	for i := range rep.AddressChecks {
 		for _, st := range used {
 			st.release(i - 1)
 		}
 		used = used[:0]
 		ac := &rep.AddressChecks[i]
+		// A spill store that cannot give the rows back keeps the error,
+		// which fails the run (core/spill).
+		rows, err := rep.AddrRows(ac)
+		if err != nil {
+			continue
+		}
+		ac.Rows = rows
 		ac.Checked, ac.Reconciled, ac.Invalid, ac.Mismatches = 0, 0, []model.BadAddress{}, nil
 		ac.Unchecked = map[string]int64{}
 		for j := range ac.Rows {
@@ -82,18 +90,19 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 						ac.GraphID, model.TensorKey(r.Name, r.Kind, r.Index), off, from, want)})
 			}
 		}
-	}
-	for i := range rep.AddressChecks {
-		ac := &rep.AddressChecks[i]
 		for _, why := range uncheckedOrder {
 			if n := ac.Unchecked[why]; n > 0 {
 				path, line := firstUnchecked(ac, why)
-				diags = append(diags, model.Diagnostic{Path: path, Line: line, Reason: why,
+				unchecked = append(unchecked, model.Diagnostic{Path: path, Line: line, Reason: why,
 					Detail: fmt.Sprintf("%d %s of graph_%d not checked", n, plural(n, "address", "addresses"), ac.GraphID)})
 			}
 		}
+		// The checked rows go back where they were: to the store when the
+		// build moved them there, so that one check's rows are in memory
+		// at a time.
+		rep.SetAddrRows(ac, ac.Rows)
 	}
-	return diags
+	return append(diags, unchecked...)
 }
 
 // uncheckedOrder lists the reasons an address is not checked, for the
@@ -198,8 +207,12 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 	}
 	byRegion := make([]*staticGraph, len(rep.Regions)) // one map lookup per region, not per address
 	for i := range rep.AddressChecks {
-		for j := range rep.AddressChecks[i].Rows {
-			r := &rep.AddressChecks[i].Rows[j]
+		rows, err := rep.AddrRows(&rep.AddressChecks[i])
+		if err != nil {
+			continue // the store keeps the error (CheckAddresses)
+		}
+		for j := range rows {
+			r := &rows[j]
 			// The addresses CheckAddresses looks up.
 			if r.Status == "null" || r.Status == "failed" || r.Region == 0 || r.MemAddr == "" {
 				continue

@@ -45,10 +45,14 @@ func writeJSON(w io.Writer, rep *model.Report, withoutRows bool) error {
 		{"address_checks", func() error {
 			return streamList(x, rep.AddressChecks == nil, len(rep.AddressChecks), func(i int) error {
 				ac := &rep.AddressChecks[i]
+				rows, err := rep.AddrRows(ac)
+				if err != nil {
+					return err
+				}
 				head := *ac
 				head.Rows = nil
 				return streamField(x, &head, "rows", func() error {
-					return streamList(x, ac.Rows == nil, len(ac.Rows), func(j int) error { return marshalTo(x, &ac.Rows[j]) })
+					return streamList(x, rows == nil, len(rows), func(j int) error { return marshalTo(x, &rows[j]) })
 				})
 			})
 		}},
@@ -305,8 +309,7 @@ func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 		r.AddressChecks = make([]model.AddressCheck, len(rep.AddressChecks))
 	}
 	for i := range rep.AddressChecks {
-		r.AddressChecks[i] = rep.AddressChecks[i]
-		r.AddressChecks[i].Rows = []model.AddrRow{}
+		r.AddressChecks[i] = rep.AddressChecks[i].WithoutRows()
 	}
 	r.Extra = make(map[string]any, len(rep.Extra)+1)
 	for k, v := range rep.Extra {

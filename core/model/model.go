@@ -40,6 +40,11 @@ type Report struct {
 	// Spilled, when set, holds the rows of graphs finished during the
 	// build (RowStore); readers of rows go through WithRows.
 	Spilled RowStore `json:"-"`
+
+	// addrStore holds the address rows the build moved (Builder.AddrSpill);
+	// addrFix renumbers their regions (AddrRows).
+	addrStore AddrRowStore
+	addrFix   *regionFix
 }
 
 // Inputs accounts for every byte and line read: Candidates = Records + Rejected.
@@ -471,6 +476,12 @@ type AddressCheck struct {
 	// itself (aclmdlLoadFromFileWithMem), whose base GE does not print.
 	UserMemory bool      `json:"user_memory,omitempty"`
 	Rows       []AddrRow `json:"rows"`
+
+	// moved: the rows before Rows that the build moved to a store
+	// (Report.AddrRows reads them back); movedRaw: their regions are
+	// numbered as during the build (Report.addrFix renumbers them).
+	moved    []AddrSegment
+	movedRaw bool
 }
 
 // AddrRow is one operator address, constant copy or input copy line.

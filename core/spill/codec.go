@@ -390,3 +390,62 @@ func (d *decoder) waste(g *model.Graph) {
 	w.Step, w.ReuseTop = d.int(), d.int()
 	g.Waste = w
 }
+
+// An address-row segment (Store.PutAddrRows) is its row count, then each
+// row's fields in declaration order, as a graph's rows are.
+
+func encodeAddrRows(b []byte, rows []model.AddrRow) []byte {
+	b = binary.AppendUvarint(b, uint64(len(rows)))
+	for i := range rows {
+		r := &rows[i]
+		b = appendStr(b, r.Statement)
+		b = appendStr(b, r.Type)
+		b = appendStr(b, r.Name)
+		b = appendStr(b, r.OpType)
+		b = appendStr(b, r.Kind)
+		b = appendStr(b, r.Variant)
+		b = binary.AppendVarint(b, r.Index)
+		b = binary.AppendVarint(b, r.Offset)
+		b = binary.AppendVarint(b, r.Size)
+		b = binary.AppendVarint(b, r.DataSize)
+		b = appendStr(b, r.MemAddr)
+		b = appendStr(b, r.Status)
+		b = appendStr(b, r.Why)
+		b = appendBool(b, r.OM2)
+		b = binary.AppendVarint(b, r.Line)
+		b = binary.AppendVarint(b, int64(r.File))
+		b = appendStr(b, r.Path)
+		b = binary.AppendUvarint(b, r.Addr)
+		b = binary.AppendVarint(b, int64(r.Region))
+	}
+	return b
+}
+
+// decodeAddrRows appends the rows of segment b to into.
+func decodeAddrRows(b []byte, into []model.AddrRow) ([]model.AddrRow, error) {
+	d := &decoder{b: b, text: string(b)}
+	n := d.uint()
+	if n > uint64(len(b)) { // a row takes a byte at least
+		return into, errCorrupt
+	}
+	for range n {
+		if d.err != nil {
+			break
+		}
+		into = append(into, model.AddrRow{})
+		r := &into[len(into)-1]
+		r.Statement, r.Type, r.Name, r.OpType, r.Kind, r.Variant = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
+		r.Index, r.Offset, r.Size, r.DataSize = d.int(), d.int(), d.int(), d.int()
+		r.MemAddr, r.Status, r.Why = d.str(), d.str(), d.str()
+		r.OM2 = d.bool()
+		r.Line = d.int()
+		r.File = int32(d.int())
+		r.Path = d.str()
+		r.Addr = d.uint()
+		r.Region = int(d.int())
+	}
+	if d.err == nil && d.p != len(d.b) {
+		d.err = errCorrupt
+	}
+	return into, d.err
+}

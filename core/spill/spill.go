@@ -137,8 +137,14 @@ func (s *Store) flush() error {
 // Load returns a copy of g with what Put moved read back, or g itself when
 // it was not moved.
 func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
-	b, err := s.segmentBytes(g)
-	if b == nil || err != nil {
+	s.mu.Lock()
+	seg, ok := s.segs[g]
+	s.mu.Unlock()
+	if !ok {
+		return g, nil
+	}
+	b, err := s.segmentBytes(seg, "graph ", g.Graph)
+	if err != nil {
 		return g, err
 	}
 	full := *g
@@ -148,15 +154,44 @@ func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
 	return &full, nil
 }
 
-// segmentBytes is g's segment, nil when g was not put. The bytes are not
-// changed after, by the store or the caller.
-func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
+// PutAddrRows appends rows, operator-address rows of one address check
+// (model.Builder.AddrSpill), to the store and returns where they are.
+func (s *Store) PutAddrRows(rows []model.AddrRow) (model.AddrSegment, error) {
 	s.mu.Lock()
-	seg, ok := s.segs[g]
-	if !ok {
-		s.mu.Unlock()
-		return nil, nil
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return model.AddrSegment{}, s.err
 	}
+	if s.f == nil {
+		return model.AddrSegment{}, s.fail(errors.New("spill: store closed"))
+	}
+	start := len(s.pending)
+	s.pending = encodeAddrRows(s.pending, rows)
+	seg := model.AddrSegment{Off: s.size, Len: int64(len(s.pending) - start), Rows: len(rows)}
+	s.size += seg.Len
+	if len(s.pending) >= writeBuffer {
+		return seg, s.flush()
+	}
+	return seg, nil
+}
+
+// LoadAddrRows appends the rows PutAddrRows put at seg to into.
+func (s *Store) LoadAddrRows(seg model.AddrSegment, into []model.AddrRow) ([]model.AddrRow, error) {
+	b, err := s.segmentBytes(segment{off: seg.Off, n: seg.Len, rows: seg.Rows}, "address rows", "")
+	if err != nil {
+		return into, err
+	}
+	into, err = decodeAddrRows(b, into)
+	if err != nil {
+		return into, s.failLocked(fmt.Errorf("spill: address rows at %d: %w", seg.Off, err))
+	}
+	return into, nil
+}
+
+// segmentBytes is the bytes of seg (kind and name say what for errors). The
+// bytes are not changed after, by the store or the caller.
+func (s *Store) segmentBytes(seg segment, kind, name string) ([]byte, error) {
+	s.mu.Lock()
 	if s.err != nil {
 		defer s.mu.Unlock()
 		return nil, s.err
@@ -203,7 +238,7 @@ func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, seg.off); err != nil {
-		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
+		return nil, s.failLocked(fmt.Errorf("spill: reading %s%s: %w", kind, name, err))
 	}
 	if ahead {
 		s.mu.Lock()
