@@ -226,6 +226,11 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 				k := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
 				if st = graphs[k]; st == nil {
 					st = &staticGraph{graphs: byKey[k]}
+					rows := 0
+					for _, g := range st.graphs {
+						rows += rep.RowCount(g)
+					}
+					st.want = newTensorFilter(rows)
 					graphs[k] = st
 				}
 				byRegion[r.Region-1] = st
@@ -280,28 +285,49 @@ func wantedRows(g *model.Graph, want *tensorFilter) *model.Graph {
 }
 
 // tensorFilter is a set of tensors that may answer false positives, never
-// false negatives (a Bloom filter with one hash function over 4096 bits).
-// Its hash is of cheap features only — the lengths of node and kind, the
-// node's last three bytes (GE numbers its nodes: "relu_360"), the index —
-// so that ruling a row out costs a few loads, not hashing its name.
-type tensorFilter [64]uint64
+// false negatives (a Bloom filter with one hash function over 64 to 4096
+// bits: newTensorFilter sizes it by the rows of the graph it filters, so
+// that a run of many small graphs does not hold 512 bytes per graph; the
+// zero value takes 4096 at its first add). Its hash is of cheap features
+// only — the lengths of node and kind, the node's last three bytes (GE
+// numbers its nodes: "relu_360"), the index — so that ruling a row out
+// costs a few loads, not hashing its name.
+type tensorFilter struct{ words []uint64 }
 
-func filterBit(node, kind string, index int64) uint64 {
+const maxFilterBits = 4096
+
+// newTensorFilter returns a filter for a graph of rows rows: some eight
+// bits a row.
+func newTensorFilter(rows int) tensorFilter {
+	bits := 64
+	for bits < 8*rows && bits < maxFilterBits {
+		bits <<= 1
+	}
+	return tensorFilter{make([]uint64, bits/64)}
+}
+
+func filterHash(node, kind string, index int64) uint64 {
 	h := uint64(len(node))<<24 ^ uint64(len(kind))<<32 ^ uint64(index)<<40
 	for i := max(len(node)-3, 0); i < len(node); i++ {
 		h = h<<8 ^ uint64(node[i])
 	}
-	return mix64(h) & 4095
+	return mix64(h)
 }
 
 func (f *tensorFilter) add(node, kind string, index int64) {
-	b := filterBit(node, kind, index)
-	f[b>>6] |= 1 << (b & 63)
+	if f.words == nil {
+		f.words = make([]uint64, maxFilterBits/64)
+	}
+	b := filterHash(node, kind, index) & uint64(len(f.words)*64-1)
+	f.words[b>>6] |= 1 << (b & 63)
 }
 
 func (f *tensorFilter) has(node, kind string, index int64) bool {
-	b := filterBit(node, kind, index)
-	return f[b>>6]&(1<<(b&63)) != 0
+	if f.words == nil {
+		return false
+	}
+	b := filterHash(node, kind, index) & uint64(len(f.words)*64-1)
+	return f.words[b>>6]&(1<<(b&63)) != 0
 }
 
 // tensorIndex finds a static graph's offsets by tensor (node, kind, index):

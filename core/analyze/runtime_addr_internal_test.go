@@ -132,3 +132,22 @@ func TestTensorFilter(t *testing.T) {
 		t.Errorf("%.0f%% of the tensors not added pass the filter", 100*rate)
 	}
 }
+
+// TestTensorFilterSized: a filter sized for a small graph is small, one
+// for a big graph has the full 4096 bits, and neither loses a tensor.
+func TestTensorFilterSized(t *testing.T) {
+	for _, tc := range []struct{ rows, words int }{{0, 1}, {25, 4}, {1000, 64}, {100000, 64}} {
+		f := newTensorFilter(tc.rows)
+		if len(f.words) != tc.words {
+			t.Errorf("newTensorFilter(%d): %d words, want %d", tc.rows, len(f.words), tc.words)
+		}
+		for i := range max(tc.rows, 10) {
+			f.add("relu_"+strconv.Itoa(i), "output", 0)
+		}
+		for i := range max(tc.rows, 10) {
+			if !f.has("relu_"+strconv.Itoa(i), "output", 0) {
+				t.Fatalf("newTensorFilter(%d): relu_%d added, not in the filter", tc.rows, i)
+			}
+		}
+	}
+}
