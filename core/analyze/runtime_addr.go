@@ -19,13 +19,9 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 	MapRegions(rep)
 	statics := staticGraphs(rep)
 	var diags []model.Diagnostic
-	var used []*staticGraph          // the indexes check i looked up
 	var unchecked []model.Diagnostic // after those of every row
+	seq := -1                        // the row's place among the rows of every check (staticGraph.last)
 	for i := range rep.AddressChecks {
-		for _, st := range used {
-			st.release(i - 1)
-		}
-		used = used[:0]
 		ac := &rep.AddressChecks[i]
 		// A spill store that cannot give the rows back keeps the error,
 		// which fails the run (core/spill).
@@ -37,6 +33,7 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 		ac.Checked, ac.Reconciled, ac.Invalid, ac.Mismatches = 0, 0, []model.BadAddress{}, nil
 		ac.Unchecked = map[string]int64{}
 		for j := range ac.Rows {
+			seq++
 			r := &ac.Rows[j]
 			r.Why = ""
 			switch {
@@ -67,13 +64,11 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 			}
 			want, from := int64(0), ""
 			if st := statics[r.Region-1]; st != nil {
-				if st.x == nil {
-					used = append(used, st)
-				}
 				if w, ok := st.offsets(rep).offset(r.Name, r.Kind, r.Index, off); ok {
 					want, from = w, "static"
 					ac.Reconciled++
 				}
+				st.release(seq)
 			}
 			if from == "" && r.Offset >= 0 {
 				want, from = r.Offset, "printed"
@@ -171,15 +166,17 @@ type staticGraph struct {
 	graphs []*model.Graph // the report's graphs of key, in report order
 	want   tensorFilter
 	x      *tensorIndex
-	// last is the last address check that looks the graph up: its index
-	// is let go after that check (release), so that the indexes of a run
-	// of many loaded graphs do not all live until the end.
+	// last is the place of the last address row that looks the graph up,
+	// among the rows of every check in order: its index is let go after
+	// that row (release), so that the indexes of a run of many loaded
+	// graphs do not all live until the end, nor those a check's rows name.
 	last int
 }
 
-// release lets the index go if check i is the last to look it up.
-func (st *staticGraph) release(i int) {
-	if st.last <= i {
+// release lets the index go if the row at place seq is the last to look
+// it up.
+func (st *staticGraph) release(seq int) {
+	if st.last <= seq {
 		st.x = nil
 	}
 }
@@ -206,19 +203,21 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 		byKey[k] = append(byKey[k], g)
 	}
 	byRegion := make([]*staticGraph, len(rep.Regions)) // one map lookup per region, not per address
+	seq := -1                                          // as CheckAddresses counts the rows
 	for i := range rep.AddressChecks {
 		rows, err := rep.AddrRows(&rep.AddressChecks[i])
 		if err != nil {
 			continue // the store keeps the error (CheckAddresses)
 		}
 		for j := range rows {
+			seq++
 			r := &rows[j]
 			// The addresses CheckAddresses looks up.
 			if r.Status == "null" || r.Status == "failed" || r.Region == 0 || r.MemAddr == "" {
 				continue
 			}
 			reg := &rep.Regions[r.Region-1]
-			if reg.Graph == "" {
+			if reg.Graph == "" || !reconcilable(reg, r) {
 				continue
 			}
 			st := byRegion[r.Region-1]
@@ -236,7 +235,7 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 				byRegion[r.Region-1] = st
 			}
 			st.want.add(r.Name, r.Kind, r.Index)
-			st.last = i
+			st.last = seq
 		}
 	}
 	return byRegion
