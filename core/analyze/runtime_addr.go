@@ -16,8 +16,16 @@ import (
 // base with the compile-time offset of the same tensor. It fills the
 // report's address checks and returns one diagnostic per finding.
 func CheckAddresses(rep *model.Report) []model.Diagnostic {
+	return checkAddresses(rep, &indexCount{})
+}
+
+// indexCount counts the static graph indexes built and not let go: the
+// most at once stays small however many graphs a run loads (tests).
+type indexCount struct{ live, most int }
+
+func checkAddresses(rep *model.Report, count *indexCount) []model.Diagnostic {
 	MapRegions(rep)
-	statics := staticGraphs(rep)
+	statics := staticGraphs(rep, count)
 	var diags []model.Diagnostic
 	var unchecked []model.Diagnostic // after those of every row
 	seq := -1                        // the row's place among the rows of every check (staticGraph.last)
@@ -170,14 +178,16 @@ type staticGraph struct {
 	// among the rows of every check in order: its index is let go after
 	// that row (release), so that the indexes of a run of many loaded
 	// graphs do not all live until the end, nor those a check's rows name.
-	last int
+	last  int
+	count *indexCount
 }
 
 // release lets the index go if the row at place seq is the last to look
 // it up.
 func (st *staticGraph) release(seq int) {
-	if st.last <= seq {
+	if st.last <= seq && st.x != nil {
 		st.x = nil
+		st.count.live--
 	}
 }
 
@@ -186,6 +196,8 @@ func (st *staticGraph) release(seq int) {
 func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 	if st.x == nil {
 		st.x = staticOffsets(rep, st.graphs, &st.want)
+		st.count.live++
+		st.count.most = max(st.count.most, st.count.live)
 	}
 	return st.x
 }
@@ -193,7 +205,7 @@ func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 // staticGraphs returns the static graph of each region mapped to one
 // (Region.Graph), shared by the regions of one graph, with the tensors
 // that CheckAddresses will look up in it.
-func staticGraphs(rep *model.Report) []*staticGraph {
+func staticGraphs(rep *model.Report, count *indexCount) []*staticGraph {
 	graphs := map[staticKey]*staticGraph{}
 	// The graphs of each key, found once: a run of 10^5 small graphs has
 	// about as many static graphs to look up.
@@ -224,7 +236,7 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 			if st == nil {
 				k := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
 				if st = graphs[k]; st == nil {
-					st = &staticGraph{graphs: byKey[k]}
+					st = &staticGraph{graphs: byKey[k], count: count}
 					rows := 0
 					for _, g := range st.graphs {
 						rows += rep.RowCount(g)
