@@ -108,6 +108,9 @@ func (c *consumer) newBuilder() *model.Builder {
 				opt.Spill.Put(g) // an error stays in the store and fails the run
 			}
 		}
+		if s, ok := opt.Spill.(model.AddrRowStore); ok {
+			b.AddrSpill, b.AddrRowsHeld = s, opt.addrRowsHeld
+		}
 		if c.early == nil {
 			c.early = map[*model.Builder]*analyze.Early{}
 		}

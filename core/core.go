@@ -46,6 +46,10 @@ type Options struct {
 	Parser ChunkParser
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
+	// addrRowsHeld, with Spill, is how many address rows the build holds
+	// before it moves them to the store (0: the builder's default; tests
+	// set a few, to move them on small inputs)
+	addrRowsHeld int
 	// onBuilt, if set, is called once every record is in the model, before
 	// the report is made of it (tests measure what the build holds).
 	onBuilt func()

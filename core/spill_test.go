@@ -9,6 +9,7 @@ import (
 
 	"imas/core/export"
 	"imas/core/input"
+	"imas/core/model"
 	"imas/core/spill"
 	"imas/internal/gen"
 )
@@ -72,7 +73,10 @@ func TestSpilledReportEqualsRetained(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, srcs := planned(t.Context(), srcs, Options{Spill: store, alwaysMerge: merge})
+				// A few address rows held at once: they are moved to the
+				// store on these small inputs too.
+				const held = 7
+				p, srcs := planned(t.Context(), srcs, Options{Spill: store, alwaysMerge: merge, addrRowsHeld: held})
 				p.readAll(srcs)
 				got, err := p.finish()
 				if err != nil {
@@ -103,6 +107,9 @@ func TestSpilledReportEqualsRetained(t *testing.T) {
 				}
 				if r.name == "smallgraphs" && store.Graphs() == 0 {
 					t.Error("smallgraphs: no graph spilled, the comparison checks nothing")
+				}
+				if inMemory, moved := addrRowsKept(got); inMemory > held || r.name == "smallgraphs" && moved == 0 {
+					t.Errorf("merge %v: %d address rows kept in memory (at most %d), %d moved to the store", merge, inMemory, held, moved)
 				}
 				if err := store.Close(); err != nil {
 					t.Error(err)
@@ -160,4 +167,14 @@ func TestSpillKeepsFewRows(t *testing.T) {
 	if spilled[1] <= 2*spilled[0] {
 		t.Errorf("the store took %d then %d graphs: the larger input should spill more", spilled[0], spilled[1])
 	}
+}
+
+// addrRowsKept is how many address rows of rep's checks are in memory and
+// how many in its spill store.
+func addrRowsKept(rep *model.Report) (inMemory, moved int) {
+	for i := range rep.AddressChecks {
+		inMemory += len(rep.AddressChecks[i].Rows)
+		moved += rep.AddressChecks[i].AddrRowsMoved()
+	}
+	return inMemory, moved
 }

@@ -26,7 +26,7 @@
 BENCH_SIZE ?= 560M
 BENCH_DIR  ?= /tmp/imas-bench-$(BENCH_SIZE)
 BENCH_TABLE_PAGE ?= ^PageAnalyze/settled/
-BENCH_MIXES      ?= large poolheavy ranks smallgraphs
+BENCH_MIXES      ?= large poolheavy ranks smallgraphs allkinds
 BENCH_MIX_SIZES  ?= 512M 5G
 BENCH_MIX_RUNS   ?= 3
 BENCH_SERVE_MIXES   ?= large poolheavy smallgraphs

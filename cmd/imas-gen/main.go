@@ -27,7 +27,7 @@ func run(args []string) int {
 	profile := fs.String("profile", "basic", "profile: "+strings.Join(gen.Profiles(), ", "))
 	seed := fs.Int64("seed", 0, "random seed (0: the profile's default seed)")
 	outDir := fs.String("o", "", "output directory (required unless -stdout)")
-	size := fs.String("size", "", "target size of the sized profiles (large, poolheavy, ranks, smallgraphs: default 560M; hugegraph: default 10^6 tensors), e.g. 5G")
+	size := fs.String("size", "", "target size of the sized profiles (large, poolheavy, ranks, smallgraphs, allkinds: default 560M; hugegraph: default 10^6 tensors), e.g. 5G")
 	stdout := fs.Bool("stdout", false, "write the log lines to stdout as one stream; truth.json goes to -o when given")
 	list := fs.Bool("list", false, "list the profiles and exit")
 	if err := fs.Parse(args); err != nil {

@@ -16,14 +16,32 @@ import (
 // base with the compile-time offset of the same tensor. It fills the
 // report's address checks and returns one diagnostic per finding.
 func CheckAddresses(rep *model.Report) []model.Diagnostic {
+	return checkAddresses(rep, &indexCount{})
+}
+
+// indexCount counts the static graph indexes built and not let go: the
+// most at once stays small however many graphs a run loads (tests).
+type indexCount struct{ live, most int }
+
+func checkAddresses(rep *model.Report, count *indexCount) []model.Diagnostic {
 	MapRegions(rep)
-	statics := staticGraphs(rep)
+	statics := staticGraphs(rep, count)
 	var diags []model.Diagnostic
+	var unchecked []model.Diagnostic // after those of every row
+	seq := -1                        // the row's place among the rows of every check (staticGraph.last)
 	for i := range rep.AddressChecks {
 		ac := &rep.AddressChecks[i]
+		// A spill store that cannot give the rows back keeps the error,
+		// which fails the run (core/spill).
+		rows, err := rep.AddrRows(ac)
+		if err != nil {
+			continue
+		}
+		ac.Rows = rows
 		ac.Checked, ac.Reconciled, ac.Invalid, ac.Mismatches = 0, 0, []model.BadAddress{}, nil
 		ac.Unchecked = map[string]int64{}
 		for j := range ac.Rows {
+			seq++
 			r := &ac.Rows[j]
 			r.Why = ""
 			switch {
@@ -53,11 +71,12 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 				continue
 			}
 			want, from := int64(0), ""
-			if reg.Graph != "" {
-				if w, ok := statics[r.Region-1].offsets(rep).offset(r.Name, r.Kind, r.Index, off); ok {
+			if st := statics[r.Region-1]; st != nil {
+				if w, ok := st.offsets(rep).offset(r.Name, r.Kind, r.Index, off); ok {
 					want, from = w, "static"
 					ac.Reconciled++
 				}
+				st.release(seq)
 			}
 			if from == "" && r.Offset >= 0 {
 				want, from = r.Offset, "printed"
@@ -74,18 +93,19 @@ func CheckAddresses(rep *model.Report) []model.Diagnostic {
 						ac.GraphID, model.TensorKey(r.Name, r.Kind, r.Index), off, from, want)})
 			}
 		}
-	}
-	for i := range rep.AddressChecks {
-		ac := &rep.AddressChecks[i]
 		for _, why := range uncheckedOrder {
 			if n := ac.Unchecked[why]; n > 0 {
 				path, line := firstUnchecked(ac, why)
-				diags = append(diags, model.Diagnostic{Path: path, Line: line, Reason: why,
+				unchecked = append(unchecked, model.Diagnostic{Path: path, Line: line, Reason: why,
 					Detail: fmt.Sprintf("%d %s of graph_%d not checked", n, plural(n, "address", "addresses"), ac.GraphID)})
 			}
 		}
+		// The checked rows go back where they were: to the store when the
+		// build moved them there, so that one check's rows are in memory
+		// at a time.
+		rep.SetAddrRows(ac, ac.Rows)
 	}
-	return diags
+	return append(diags, unchecked...)
 }
 
 // uncheckedOrder lists the reasons an address is not checked, for the
@@ -154,6 +174,21 @@ type staticGraph struct {
 	graphs []*model.Graph // the report's graphs of key, in report order
 	want   tensorFilter
 	x      *tensorIndex
+	// last is the place of the last address row that looks the graph up,
+	// among the rows of every check in order: its index is let go after
+	// that row (release), so that the indexes of a run of many loaded
+	// graphs do not all live until the end, nor those a check's rows name.
+	last  int
+	count *indexCount
+}
+
+// release lets the index go if the row at place seq is the last to look
+// it up.
+func (st *staticGraph) release(seq int) {
+	if st.last <= seq && st.x != nil {
+		st.x = nil
+		st.count.live--
+	}
 }
 
 // offsets returns the graph's index, built on first use: right before its
@@ -161,6 +196,8 @@ type staticGraph struct {
 func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 	if st.x == nil {
 		st.x = staticOffsets(rep, st.graphs, &st.want)
+		st.count.live++
+		st.count.most = max(st.count.most, st.count.live)
 	}
 	return st.x
 }
@@ -168,7 +205,7 @@ func (st *staticGraph) offsets(rep *model.Report) *tensorIndex {
 // staticGraphs returns the static graph of each region mapped to one
 // (Region.Graph), shared by the regions of one graph, with the tensors
 // that CheckAddresses will look up in it.
-func staticGraphs(rep *model.Report) []*staticGraph {
+func staticGraphs(rep *model.Report, count *indexCount) []*staticGraph {
 	graphs := map[staticKey]*staticGraph{}
 	// The graphs of each key, found once: a run of 10^5 small graphs has
 	// about as many static graphs to look up.
@@ -178,27 +215,39 @@ func staticGraphs(rep *model.Report) []*staticGraph {
 		byKey[k] = append(byKey[k], g)
 	}
 	byRegion := make([]*staticGraph, len(rep.Regions)) // one map lookup per region, not per address
+	seq := -1                                          // as CheckAddresses counts the rows
 	for i := range rep.AddressChecks {
-		for j := range rep.AddressChecks[i].Rows {
-			r := &rep.AddressChecks[i].Rows[j]
+		rows, err := rep.AddrRows(&rep.AddressChecks[i])
+		if err != nil {
+			continue // the store keeps the error (CheckAddresses)
+		}
+		for j := range rows {
+			seq++
+			r := &rows[j]
 			// The addresses CheckAddresses looks up.
 			if r.Status == "null" || r.Status == "failed" || r.Region == 0 || r.MemAddr == "" {
 				continue
 			}
 			reg := &rep.Regions[r.Region-1]
-			if reg.Graph == "" {
+			if reg.Graph == "" || !reconcilable(reg, r) {
 				continue
 			}
 			st := byRegion[r.Region-1]
 			if st == nil {
 				k := staticKey{reg.PID, reg.Graph, staticMemType(reg)}
 				if st = graphs[k]; st == nil {
-					st = &staticGraph{graphs: byKey[k]}
+					st = &staticGraph{graphs: byKey[k], count: count}
+					rows := 0
+					for _, g := range st.graphs {
+						rows += rep.RowCount(g)
+					}
+					st.want = newTensorFilter(rows)
 					graphs[k] = st
 				}
 				byRegion[r.Region-1] = st
 			}
 			st.want.add(r.Name, r.Kind, r.Index)
+			st.last = seq
 		}
 	}
 	return byRegion
@@ -247,28 +296,49 @@ func wantedRows(g *model.Graph, want *tensorFilter) *model.Graph {
 }
 
 // tensorFilter is a set of tensors that may answer false positives, never
-// false negatives (a Bloom filter with one hash function over 4096 bits).
-// Its hash is of cheap features only — the lengths of node and kind, the
-// node's last three bytes (GE numbers its nodes: "relu_360"), the index —
-// so that ruling a row out costs a few loads, not hashing its name.
-type tensorFilter [64]uint64
+// false negatives (a Bloom filter with one hash function over 64 to 4096
+// bits: newTensorFilter sizes it by the rows of the graph it filters, so
+// that a run of many small graphs does not hold 512 bytes per graph; the
+// zero value takes 4096 at its first add). Its hash is of cheap features
+// only — the lengths of node and kind, the node's last three bytes (GE
+// numbers its nodes: "relu_360"), the index — so that ruling a row out
+// costs a few loads, not hashing its name.
+type tensorFilter struct{ words []uint64 }
 
-func filterBit(node, kind string, index int64) uint64 {
+const maxFilterBits = 4096
+
+// newTensorFilter returns a filter for a graph of rows rows: some eight
+// bits a row.
+func newTensorFilter(rows int) tensorFilter {
+	bits := 64
+	for bits < 8*rows && bits < maxFilterBits {
+		bits <<= 1
+	}
+	return tensorFilter{make([]uint64, bits/64)}
+}
+
+func filterHash(node, kind string, index int64) uint64 {
 	h := uint64(len(node))<<24 ^ uint64(len(kind))<<32 ^ uint64(index)<<40
 	for i := max(len(node)-3, 0); i < len(node); i++ {
 		h = h<<8 ^ uint64(node[i])
 	}
-	return mix64(h) & 4095
+	return mix64(h)
 }
 
 func (f *tensorFilter) add(node, kind string, index int64) {
-	b := filterBit(node, kind, index)
-	f[b>>6] |= 1 << (b & 63)
+	if f.words == nil {
+		f.words = make([]uint64, maxFilterBits/64)
+	}
+	b := filterHash(node, kind, index) & uint64(len(f.words)*64-1)
+	f.words[b>>6] |= 1 << (b & 63)
 }
 
 func (f *tensorFilter) has(node, kind string, index int64) bool {
-	b := filterBit(node, kind, index)
-	return f[b>>6]&(1<<(b&63)) != 0
+	if f.words == nil {
+		return false
+	}
+	b := filterHash(node, kind, index) & uint64(len(f.words)*64-1)
+	return f.words[b>>6]&(1<<(b&63)) != 0
 }
 
 // tensorIndex finds a static graph's offsets by tensor (node, kind, index):

@@ -132,3 +132,71 @@ func TestTensorFilter(t *testing.T) {
 		t.Errorf("%.0f%% of the tensors not added pass the filter", 100*rate)
 	}
 }
+
+// TestTensorFilterSized: a filter sized for a small graph is small, one
+// for a big graph has the full 4096 bits, and neither loses a tensor.
+func TestTensorFilterSized(t *testing.T) {
+	for _, tc := range []struct{ rows, words int }{{0, 1}, {25, 4}, {1000, 64}, {100000, 64}} {
+		f := newTensorFilter(tc.rows)
+		if len(f.words) != tc.words {
+			t.Errorf("newTensorFilter(%d): %d words, want %d", tc.rows, len(f.words), tc.words)
+		}
+		for i := range max(tc.rows, 10) {
+			f.add("relu_"+strconv.Itoa(i), "output", 0)
+		}
+		for i := range max(tc.rows, 10) {
+			if !f.has("relu_"+strconv.Itoa(i), "output", 0) {
+				t.Fatalf("newTensorFilter(%d): relu_%d added, not in the filter", tc.rows, i)
+			}
+		}
+	}
+}
+
+// TestCheckAddressesLetsIndexesGo: the address checks of a run of many
+// loaded graphs hold one static graph's index at a time, whether each
+// graph's addresses are a check of their own or all in one check (a graph
+// id reused by every load), and the checks are what they would be with
+// every index kept.
+func TestCheckAddressesLetsIndexesGo(t *testing.T) {
+	const graphs = 50
+	for _, oneCheck := range []bool{false, true} {
+		rep := &model.Report{}
+		for i := range graphs {
+			size := int64(1+i) << 20
+			rep.Graphs = append(rep.Graphs, &model.Graph{PID: "7", Graph: "net_" + strconv.Itoa(i), MemType: 2,
+				Figures: model.Figures{MemorySize: size},
+				Rows:    []model.Row{{Node: "relu_" + strconv.Itoa(i), Kind: "output", Offset: 4096, Size: 512}}})
+			base := uint64(1+i) << 32
+			rep.Regions = append(rep.Regions, model.Region{PID: "7", GraphID: int64(i), Type: "F", Size: size,
+				Addr: base, Base: "0x" + strconv.FormatUint(base, 16)})
+			// The first address is at its compile-time offset, the second
+			// 512 bytes off it.
+			rows := []model.AddrRow{}
+			for k, off := range []uint64{4096, 4608} {
+				addr := base + off
+				rows = append(rows, model.AddrRow{Statement: "GetOutputDataAddrs", Type: "F", Name: "relu_" + strconv.Itoa(i),
+					Kind: "output", Offset: -1, Size: 512, MemAddr: "0x" + strconv.FormatUint(addr, 16), Addr: addr,
+					Line: int64(10*i + k), Region: i + 1})
+			}
+			if oneCheck && i > 0 {
+				rep.AddressChecks[0].Rows = append(rep.AddressChecks[0].Rows, rows...)
+				continue
+			}
+			rep.AddressChecks = append(rep.AddressChecks, model.AddressCheck{PID: "7", GraphID: int64(i), Rows: rows})
+		}
+		var count indexCount
+		diags := checkAddresses(rep, &count)
+		if count.most != 1 || count.live != 0 {
+			t.Errorf("one check %v: up to %d indexes held at once, %d at the end; want 1 and 0", oneCheck, count.most, count.live)
+		}
+		reconciled, mismatches := int64(0), 0
+		for _, ac := range rep.AddressChecks {
+			reconciled += ac.Reconciled
+			mismatches += len(ac.Mismatches)
+		}
+		if reconciled != 2*graphs || mismatches != graphs || len(diags) != graphs {
+			t.Errorf("one check %v: %d reconciled, %d mismatches, %d diagnostics; want %d, %d, %d",
+				oneCheck, reconciled, mismatches, len(diags), 2*graphs, graphs, graphs)
+		}
+	}
+}

@@ -68,8 +68,12 @@ func WriteAddrCSV(w io.Writer, rep *model.Report) error {
 		for _, m := range ac.Mismatches {
 			compiled[m.Line] = m.Compiled
 		}
-		for i := range ac.Rows {
-			addrRow(c, rep, &ac.Rows[i], compiled)
+		rows, err := rep.AddrRows(ac)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			addrRow(c, rep, &rows[i], compiled)
 		}
 		c.Cell("Process_" + ac.PID)
 		c.Int(ac.GraphID)

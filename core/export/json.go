@@ -18,7 +18,11 @@ import (
 // checks, each of those without its rows, each row on its own, and an
 // indenting writer formats the stream on its way out; graph rows, most of
 // the bytes, are written already indented (json_row.go).
-func WriteJSON(w io.Writer, rep *model.Report) error {
+func WriteJSON(w io.Writer, rep *model.Report) error { return writeJSON(w, rep, false) }
+
+// writeJSON is WriteJSON; withoutRows writes each graph without its rows
+// (WriteJSONWithoutRows), read back one at a time like the rows.
+func writeJSON(w io.Writer, rep *model.Report, withoutRows bool) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	x := &indenter{w: bw}
 	head := *rep
@@ -26,9 +30,14 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 	err := streamFields(x, &head, []streamed{
 		{"graphs", func() error {
 			return streamList(x, rep.Graphs == nil, len(rep.Graphs), func(i int) error {
+				// A spilled graph's peak and waste breakdowns are in the
+				// store with its rows: it is read back either way.
 				g, err := rep.WithRows(rep.Graphs[i])
 				if err != nil {
 					return err
+				}
+				if withoutRows {
+					g = graphWithoutRows(g)
 				}
 				return writeGraphJSON(x, g)
 			})
@@ -36,10 +45,14 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 		{"address_checks", func() error {
 			return streamList(x, rep.AddressChecks == nil, len(rep.AddressChecks), func(i int) error {
 				ac := &rep.AddressChecks[i]
+				rows, err := rep.AddrRows(ac)
+				if err != nil {
+					return err
+				}
 				head := *ac
 				head.Rows = nil
 				return streamField(x, &head, "rows", func() error {
-					return streamList(x, ac.Rows == nil, len(ac.Rows), func(j int) error { return marshalTo(x, &ac.Rows[j]) })
+					return streamList(x, rows == nil, len(rows), func(j int) error { return marshalTo(x, &rows[j]) })
 				})
 			})
 		}},
@@ -293,14 +306,8 @@ func (x *indenter) Write(p []byte) (int, error) {
 // small. rep itself is not changed.
 func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	r := *rep
-	r.Graphs = make([]*model.Graph, len(rep.Graphs))
-	for i, g := range rep.Graphs {
-		c := *g
-		c.Rows, c.Reassign, c.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
-		// One point a step, the live curve grows like the rows: it was
-		// most of a big run's summary.
-		c.Live = nil
-		r.Graphs[i] = &c
+	if r.Graphs == nil {
+		r.Graphs = []*model.Graph{} // "graphs": [], as for a run with graphs
 	}
 	r.Variables = make([]*model.VarSession, len(rep.Variables))
 	for i, v := range rep.Variables {
@@ -316,13 +323,22 @@ func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 		r.AddressChecks = make([]model.AddressCheck, len(rep.AddressChecks))
 	}
 	for i := range rep.AddressChecks {
-		r.AddressChecks[i] = rep.AddressChecks[i]
-		r.AddressChecks[i].Rows = []model.AddrRow{}
+		r.AddressChecks[i] = rep.AddressChecks[i].WithoutRows()
 	}
 	r.Extra = make(map[string]any, len(rep.Extra)+1)
 	for k, v := range rep.Extra {
 		r.Extra[k] = v
 	}
 	r.Extra["rows_omitted"] = true
-	return WriteJSON(w, &r)
+	return writeJSON(w, &r, true)
+}
+
+// graphWithoutRows is a copy of g without its rows, continuous lines,
+// atomic pieces and live curve (one point a step, the curve grows like the
+// rows: it was most of a big run's summary).
+func graphWithoutRows(g *model.Graph) *model.Graph {
+	c := *g
+	c.Rows, c.Reassign, c.AtomicPieces = []model.Row{}, []model.Reassign{}, []model.AtomicPiece{}
+	c.Live = nil
+	return &c
 }

@@ -93,6 +93,13 @@ type Builder struct {
 	// rows, continuous lines and atomic pieces to a store (a spill store,
 	// core/spill); the graphs stay in the report without their rows.
 	OnSpill func(gs []*Graph)
+	// AddrSpill, when set, takes the operator-address rows of the address
+	// checks a few thousand at a time while the model is built
+	// (addr_spill.go). Set it before the first Add.
+	AddrSpill AddrRowStore
+	// AddrRowsHeld, with AddrSpill, is how many address rows the build
+	// holds before it moves them (0: addrRowsHeld).
+	AddrRowsHeld int
 	// graphs handed to OnSpill (they stay in the graph index)
 	spilledGraphs int
 }

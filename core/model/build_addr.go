@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"sort"
 
 	"imas/core/gelog"
@@ -16,6 +17,10 @@ type addrState struct {
 	cur    map[regionKey]int // latest region (index in Report.Regions)
 	checks map[addrKey]*AddressCheck
 	order  []*AddressCheck
+	// With Builder.AddrSpill: the checks holding rows in memory, and how
+	// many rows they hold.
+	held     []*AddressCheck
+	heldRows int
 	// userMem: processes that loaded a model into user memory.
 	userMem map[int64]bool
 }
@@ -140,9 +145,15 @@ func (b *Builder) addAddress(r *gelog.OpAddress) {
 			region = i + 1
 		}
 	}
-	var w *AddrRow
-	ac.Rows, w = nextSlot(ac.Rows)
+	// append's growth, not nextSlot's (16 rows at least): a run of small
+	// graphs logs a few addresses per graph and keeps every list to the end.
+	n := len(ac.Rows)
+	ac.Rows = slices.Grow(ac.Rows, 1)[:n+1]
+	w := &ac.Rows[n]
 	setAddrRow(w, r, b.Intern(r.Name), b.Intern(r.OpType), b.Path(r.File), region)
+	if b.AddrSpill != nil {
+		b.holdAddrRow(ac)
+	}
 }
 
 // setAddrRow stores the address row of r in w, field by field, as setRow
@@ -184,13 +195,6 @@ func (b *Builder) finishAddresses() {
 		moved[from] = to
 	}
 	r.Regions = regions
-	for _, ac := range s.order {
-		for i := range ac.Rows {
-			if n := ac.Rows[i].Region; n > 0 {
-				ac.Rows[i].Region = moved[n-1] + 1
-			}
-		}
-	}
 	last := map[regionKey]int{}
 	for i := range r.Regions {
 		g := &r.Regions[i]
@@ -200,24 +204,18 @@ func (b *Builder) finishAddresses() {
 			last[regionKey{pidInt(g.PID), anyGraph, c}] = i
 		}
 	}
+	fix := &regionFix{moved: moved, last: last}
 	r.AddressChecks = make([]AddressCheck, 0, len(s.order))
 	for _, ac := range s.order {
-		pid := pidInt(ac.PID)
-		ac.UserMemory = s.userMem[pid]
-		for i := range ac.Rows {
-			row := &ac.Rows[i]
-			c := addressClass(row.Type)
-			if row.Region != 0 || c == "" {
-				continue
-			}
-			if j, ok := last[regionKey{pid, ac.GraphID, c}]; ok {
-				row.Region = j + 1
-			} else if j, ok := last[regionKey{pid, anyGraph, c}]; ok {
-				row.Region = j + 1
-			}
+		ac.UserMemory = s.userMem[pidInt(ac.PID)]
+		fix.apply(ac, ac.Rows)
+		if len(ac.moved) > 0 {
+			// The rows in the store are renumbered as they are read back.
+			r.addrStore, r.addrFix = b.AddrSpill, fix
 		}
 		r.AddressChecks = append(r.AddressChecks, *ac)
 	}
+	s.held, s.order, s.checks = nil, nil, nil
 	sort.SliceStable(r.AddressChecks, func(i, j int) bool {
 		return pidLess(r.AddressChecks[i].PID, r.AddressChecks[j].PID)
 	})

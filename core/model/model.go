@@ -40,6 +40,11 @@ type Report struct {
 	// Spilled, when set, holds the rows of graphs finished during the
 	// build (RowStore); readers of rows go through WithRows.
 	Spilled RowStore `json:"-"`
+
+	// addrStore holds the address rows the build moved (Builder.AddrSpill);
+	// addrFix renumbers their regions (AddrRows).
+	addrStore AddrRowStore
+	addrFix   *regionFix
 }
 
 // Inputs accounts for every byte and line read: Candidates = Records + Rejected.
@@ -471,6 +476,12 @@ type AddressCheck struct {
 	// itself (aclmdlLoadFromFileWithMem), whose base GE does not print.
 	UserMemory bool      `json:"user_memory,omitempty"`
 	Rows       []AddrRow `json:"rows"`
+
+	// moved: the rows before Rows that the build moved to a store
+	// (Report.AddrRows reads them back); movedRaw: their regions are
+	// numbered as during the build (Report.addrFix renumbers them).
+	moved    []AddrSegment
+	movedRaw bool
 }
 
 // AddrRow is one operator address, constant copy or input copy line.
@@ -682,10 +693,10 @@ func itoa(n int64) string {
 
 // RowStore holds the per-row data of graphs moved out of memory while the
 // model is built (a spill store, core/spill): a finished graph keeps its
-// figures and analyses in the report, its rows, continuous lines, atomic
-// pieces and live curve go to the store. Load returns a copy of g with
-// them back (g itself when they were never moved); it is safe for
-// concurrent use. Rows is g's row count either way.
+// figures and conflicts in the report, its rows, continuous lines, atomic
+// pieces, live curve, peak and waste breakdowns go to the store. Load
+// returns a copy of g with them back (g itself when they were never
+// moved); it is safe for concurrent use. Rows is g's row count either way.
 type RowStore interface {
 	Load(g *Graph) (*Graph, error)
 	Rows(g *Graph) int

@@ -8,13 +8,24 @@ import (
 	"imas/core/model"
 )
 
-// A segment is a graph's Rows, Reassign, AtomicPieces and Live, each field
-// of each element in declaration order: integers as zig-zag varints,
-// strings as a length and their bytes, booleans as 0 or 1. A slice is its
-// length + 1 (0 for nil, so that null and [] stay apart in report.json),
-// then its elements; a pointer is 0 for nil, else 1 and the value.
-// TestCodecRoundTrip fills every field of every type, so a field added to
-// the model and not here fails it.
+// A segment is a graph's Rows, Reassign, AtomicPieces, Live, Peak and
+// Waste, each field of each element in declaration order: integers as
+// zig-zag varints, strings as a length and their bytes, booleans as 0 or 1.
+// A slice is its length + 1 (0 for nil, so that null and [] stay apart in
+// report.json), then its elements; a pointer is 0 for nil, else 1 and the
+// value. A Waste with Extra (only a report.json read back has any) is not
+// moved (wasteKept). TestCodecRoundTrip fills every field of every type,
+// so a field added to the model and not here fails it.
+
+// The Waste marks of a segment: none, left in the graph, in the segment.
+const (
+	wasteNil byte = iota
+	wasteKept
+	wasteHere
+)
+
+// movesWaste reports whether the segment holds g's waste breakdown.
+func movesWaste(g *model.Graph) bool { return g.Waste != nil && g.Waste.Extra == nil }
 
 func encodeGraph(b []byte, g *model.Graph) []byte {
 	b = appendLen(b, g.Rows == nil, len(g.Rows))
@@ -58,7 +69,56 @@ func encodeGraph(b []byte, g *model.Graph) []byte {
 		b = appendInts(b, g.Live.Reusable)
 		b = appendInts(b, g.Live.Counted)
 	}
-	return b
+	b = appendPeak(b, g.Peak)
+	return appendWaste(b, g)
+}
+
+func appendPeak(b []byte, p *model.Peak) []byte {
+	b = appendBool(b, p != nil)
+	if p == nil {
+		return b
+	}
+	b = binary.AppendVarint(b, p.Step)
+	b = binary.AppendVarint(b, p.Live)
+	b = appendLen(b, p.Tensors == nil, len(p.Tensors))
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		b = appendStr(b, t.Key)
+		b = appendStr(b, t.OpType)
+		b = binary.AppendVarint(b, t.Offset)
+		b = binary.AppendVarint(b, t.Size)
+		b = appendStr(b, t.Life)
+		b = appendStr(b, t.AliasOf)
+		b = binary.AppendVarint(b, int64(t.Shared))
+		b = appendStr(b, t.Flags)
+	}
+	b = binary.AppendVarint(b, p.Theory)
+	return binary.AppendVarint(b, int64(p.Blocks))
+}
+
+func appendWaste(b []byte, g *model.Graph) []byte {
+	switch {
+	case g.Waste == nil:
+		return append(b, wasteNil)
+	case !movesWaste(g):
+		return append(b, wasteKept)
+	}
+	w := g.Waste
+	b = append(b, wasteHere)
+	b = binary.AppendVarint(b, w.Gap)
+	b = appendLen(b, w.Parts == nil, len(w.Parts))
+	for i := range w.Parts {
+		b = appendStr(b, w.Parts[i].Cause)
+		b = binary.AppendVarint(b, w.Parts[i].Bytes)
+		b = appendStr(b, w.Parts[i].Note)
+	}
+	b = appendLen(b, w.Holes == nil, len(w.Holes))
+	for i := range w.Holes {
+		b = binary.AppendVarint(b, w.Holes[i].Offset)
+		b = binary.AppendVarint(b, w.Holes[i].Size)
+	}
+	b = binary.AppendVarint(b, w.Step)
+	return binary.AppendVarint(b, w.ReuseTop)
 }
 
 func appendRow(b []byte, r *model.Row) []byte {
@@ -213,7 +273,8 @@ func (d *decoder) ints() []int64 {
 	return vs
 }
 
-// decodeGraph sets g's Rows, Reassign, AtomicPieces and Live from segment b.
+// decodeGraph sets g's Rows, Reassign, AtomicPieces, Live, Peak and Waste
+// from segment b (Waste only when the segment holds it).
 func decodeGraph(b []byte, g *model.Graph) error {
 	d := &decoder{b: b, text: string(b)}
 	if n, isNil := d.len(); isNil {
@@ -251,6 +312,8 @@ func decodeGraph(b []byte, g *model.Graph) error {
 	if d.bool() {
 		g.Live = &model.LiveCurve{Steps: d.ints(), Reusable: d.ints(), Counted: d.ints()}
 	}
+	g.Peak = d.peak()
+	d.waste(g)
 	if d.err == nil && d.p != len(d.b) {
 		d.err = errCorrupt
 	}
@@ -272,6 +335,120 @@ func (d *decoder) row(r *model.Row) {
 	r.ChildParts = int8(d.int())
 	r.File = int32(d.int())
 	r.Line = d.int()
+}
+
+func (d *decoder) peak() *model.Peak {
+	if !d.bool() {
+		return nil
+	}
+	p := &model.Peak{Step: d.int(), Live: d.int()}
+	if n, isNil := d.len(); !isNil {
+		p.Tensors = make([]model.PeakItem, n)
+		for i := range p.Tensors {
+			t := &p.Tensors[i]
+			t.Key, t.OpType = d.str(), d.str()
+			t.Offset, t.Size = d.int(), d.int()
+			t.Life, t.AliasOf = d.str(), d.str()
+			t.Shared = int(d.int())
+			t.Flags = d.str()
+		}
+	}
+	p.Theory, p.Blocks = d.int(), int(d.int())
+	return p
+}
+
+func (d *decoder) waste(g *model.Graph) {
+	if d.p >= len(d.b) {
+		d.err = errCorrupt
+		return
+	}
+	mark := d.b[d.p]
+	d.p++
+	switch mark {
+	case wasteNil:
+		g.Waste = nil
+		return
+	case wasteKept:
+		return
+	case wasteHere:
+	default:
+		d.err = errCorrupt
+		return
+	}
+	w := &model.Waste{Gap: d.int()}
+	if n, isNil := d.len(); !isNil {
+		w.Parts = make([]model.WastePart, n)
+		for i := range w.Parts {
+			w.Parts[i] = model.WastePart{Cause: d.str(), Bytes: d.int(), Note: d.str()}
+		}
+	}
+	if n, isNil := d.len(); !isNil {
+		w.Holes = make([]model.Hole, n)
+		for i := range w.Holes {
+			w.Holes[i] = model.Hole{Offset: d.int(), Size: d.int()}
+		}
+	}
+	w.Step, w.ReuseTop = d.int(), d.int()
+	g.Waste = w
+}
+
+// An address-row segment (Store.PutAddrRows) is its row count, then each
+// row's fields in declaration order, as a graph's rows are.
+
+func encodeAddrRows(b []byte, rows []model.AddrRow) []byte {
+	b = binary.AppendUvarint(b, uint64(len(rows)))
+	for i := range rows {
+		r := &rows[i]
+		b = appendStr(b, r.Statement)
+		b = appendStr(b, r.Type)
+		b = appendStr(b, r.Name)
+		b = appendStr(b, r.OpType)
+		b = appendStr(b, r.Kind)
+		b = appendStr(b, r.Variant)
+		b = binary.AppendVarint(b, r.Index)
+		b = binary.AppendVarint(b, r.Offset)
+		b = binary.AppendVarint(b, r.Size)
+		b = binary.AppendVarint(b, r.DataSize)
+		b = appendStr(b, r.MemAddr)
+		b = appendStr(b, r.Status)
+		b = appendStr(b, r.Why)
+		b = appendBool(b, r.OM2)
+		b = binary.AppendVarint(b, r.Line)
+		b = binary.AppendVarint(b, int64(r.File))
+		b = appendStr(b, r.Path)
+		b = binary.AppendUvarint(b, r.Addr)
+		b = binary.AppendVarint(b, int64(r.Region))
+	}
+	return b
+}
+
+// decodeAddrRows appends the rows of segment b to into.
+func decodeAddrRows(b []byte, into []model.AddrRow) ([]model.AddrRow, error) {
+	d := &decoder{b: b, text: string(b)}
+	n := d.uint()
+	if n > uint64(len(b)) { // a row takes a byte at least
+		return into, errCorrupt
+	}
+	for range n {
+		if d.err != nil {
+			break
+		}
+		into = append(into, model.AddrRow{})
+		r := &into[len(into)-1]
+		r.Statement, r.Type, r.Name, r.OpType, r.Kind, r.Variant = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
+		r.Index, r.Offset, r.Size, r.DataSize = d.int(), d.int(), d.int(), d.int()
+		r.MemAddr, r.Status, r.Why = d.str(), d.str(), d.str()
+		r.OM2 = d.bool()
+		r.Line = d.int()
+		r.File = int32(d.int())
+		r.Path = d.str()
+		r.Addr = d.uint()
+		r.Region = int(d.int())
+	}
+	if d.err == nil && d.p != len(d.b) {
+		d.err = errCorrupt
+	}
+	return into, d.err
 }
 
 // A batch of pool rows is its row count, then each row's fields in

@@ -95,9 +95,9 @@ func New(parent string) (*Store, error) {
 // Dir is the store's directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Put moves g's rows, continuous lines, atomic pieces and live curve to
-// the store: they are appended to the file and g keeps none of them. The
-// figures and the other analyses stay in g.
+// Put moves g's rows, continuous lines, atomic pieces, live curve, peak
+// and waste breakdowns to the store: they are appended to the file and g
+// keeps none of them. The figures and the conflicts stay in g.
 func (s *Store) Put(g *model.Graph) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,7 +112,10 @@ func (s *Store) Put(g *model.Graph) error {
 	n := int64(len(s.pending) - start)
 	s.segs[g] = segment{off: s.size, n: n, rows: len(g.Rows)}
 	s.size += n
-	g.Rows, g.Reassign, g.AtomicPieces, g.Live = nil, nil, nil, nil
+	g.Rows, g.Reassign, g.AtomicPieces, g.Live, g.Peak = nil, nil, nil, nil, nil
+	if movesWaste(g) {
+		g.Waste = nil
+	}
 	if len(s.pending) >= writeBuffer {
 		return s.flush()
 	}
@@ -211,8 +214,14 @@ func (s *Store) flush() error {
 // Load returns a copy of g with what Put moved read back, or g itself when
 // it was not moved.
 func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
-	b, err := s.segmentBytes(g)
-	if b == nil || err != nil {
+	s.mu.Lock()
+	seg, ok := s.segs[g]
+	s.mu.Unlock()
+	if !ok {
+		return g, nil
+	}
+	b, err := s.segmentBytes(seg, "graph ", g.Graph)
+	if err != nil {
 		return g, err
 	}
 	full := *g
@@ -222,15 +231,44 @@ func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
 	return &full, nil
 }
 
-// segmentBytes is g's segment, nil when g was not put. The bytes are not
-// changed after, by the store or the caller.
-func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
+// PutAddrRows appends rows, operator-address rows of one address check
+// (model.Builder.AddrSpill), to the store and returns where they are.
+func (s *Store) PutAddrRows(rows []model.AddrRow) (model.AddrSegment, error) {
 	s.mu.Lock()
-	seg, ok := s.segs[g]
-	if !ok {
-		s.mu.Unlock()
-		return nil, nil
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return model.AddrSegment{}, s.err
 	}
+	if s.f == nil {
+		return model.AddrSegment{}, s.fail(errors.New("spill: store closed"))
+	}
+	start := len(s.pending)
+	s.pending = encodeAddrRows(s.pending, rows)
+	seg := model.AddrSegment{Off: s.size, Len: int64(len(s.pending) - start), Rows: len(rows)}
+	s.size += seg.Len
+	if len(s.pending) >= writeBuffer {
+		return seg, s.flush()
+	}
+	return seg, nil
+}
+
+// LoadAddrRows appends the rows PutAddrRows put at seg to into.
+func (s *Store) LoadAddrRows(seg model.AddrSegment, into []model.AddrRow) ([]model.AddrRow, error) {
+	b, err := s.segmentBytes(segment{off: seg.Off, n: seg.Len, rows: seg.Rows}, "address rows", "")
+	if err != nil {
+		return into, err
+	}
+	into, err = decodeAddrRows(b, into)
+	if err != nil {
+		return into, s.failLocked(fmt.Errorf("spill: address rows at %d: %w", seg.Off, err))
+	}
+	return into, nil
+}
+
+// segmentBytes is the bytes of seg (kind and name say what for errors). The
+// bytes are not changed after, by the store or the caller.
+func (s *Store) segmentBytes(seg segment, kind, name string) ([]byte, error) {
+	s.mu.Lock()
 	if s.err != nil {
 		defer s.mu.Unlock()
 		return nil, s.err
@@ -277,7 +315,7 @@ func (s *Store) segmentBytes(g *model.Graph) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, seg.off); err != nil {
-		return nil, s.failLocked(fmt.Errorf("spill: reading graph %s: %w", g.Graph, err))
+		return nil, s.failLocked(fmt.Errorf("spill: reading %s%s: %w", kind, name, err))
 	}
 	if ahead {
 		s.mu.Lock()

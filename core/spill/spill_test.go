@@ -42,6 +42,9 @@ func fill(v reflect.Value, seed *int64) {
 		for i := 0; i < v.NumField(); i++ {
 			fill(v.Field(i), seed)
 		}
+	case reflect.Map:
+		// Waste.Extra: a waste breakdown with one stays in the graph
+		// (TestCodecKeepsWasteWithExtra); nil here.
 	default:
 		panic("fill: " + v.Kind().String())
 	}
@@ -49,7 +52,7 @@ func fill(v reflect.Value, seed *int64) {
 
 // spilled are the fields Put moves.
 func spilled(g *model.Graph) model.Graph {
-	return model.Graph{Rows: g.Rows, Reassign: g.Reassign, AtomicPieces: g.AtomicPieces, Live: g.Live}
+	return model.Graph{Rows: g.Rows, Reassign: g.Reassign, AtomicPieces: g.AtomicPieces, Live: g.Live, Peak: g.Peak, Waste: g.Waste}
 }
 
 func TestCodecRoundTrip(t *testing.T) {
@@ -59,6 +62,8 @@ func TestCodecRoundTrip(t *testing.T) {
 	fill(reflect.ValueOf(&full.Reassign).Elem(), &seed)
 	fill(reflect.ValueOf(&full.AtomicPieces).Elem(), &seed)
 	fill(reflect.ValueOf(&full.Live).Elem(), &seed)
+	fill(reflect.ValueOf(&full.Peak).Elem(), &seed)
+	fill(reflect.ValueOf(&full.Waste).Elem(), &seed)
 	for _, tc := range []struct {
 		name string
 		g    *model.Graph
@@ -66,7 +71,8 @@ func TestCodecRoundTrip(t *testing.T) {
 		{"every field set", full},
 		{"nil slices", &model.Graph{}},
 		{"empty slices", &model.Graph{Rows: []model.Row{}, Reassign: []model.Reassign{}, AtomicPieces: []model.AtomicPiece{},
-			Live: &model.LiveCurve{Steps: []int64{}}}},
+			Live: &model.LiveCurve{Steps: []int64{}}, Peak: &model.Peak{Tensors: []model.PeakItem{}},
+			Waste: &model.Waste{Parts: []model.WastePart{}, Holes: []model.Hole{}}}},
 		{"a row with a nil life_desc", &model.Graph{Rows: []model.Row{{Node: "n", Line: 7}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,6 +84,32 @@ func TestCodecRoundTrip(t *testing.T) {
 				t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
 			}
 		})
+	}
+}
+
+// TestCodecKeepsWasteWithExtra: a waste breakdown with Extra (a saved
+// report.json read back) is not moved: Put leaves it in the graph and Load
+// gives it back as it is.
+func TestCodecKeepsWasteWithExtra(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := &model.Waste{Gap: 5, Extra: map[string]any{"k": "v"}}
+	g := &model.Graph{Graph: "g", Rows: []model.Row{{Node: "n"}}, Waste: w, Peak: &model.Peak{Step: 3}}
+	if err := s.Put(g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Waste != w || g.Peak != nil {
+		t.Errorf("after Put: waste %p (want %p, kept), peak %v (want nil, moved)", g.Waste, w, g.Peak)
+	}
+	full, err := s.Load(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Waste != w || full.Peak == nil || full.Peak.Step != 3 {
+		t.Errorf("Load: waste %p (want %p), peak %+v (want step 3)", full.Waste, w, full.Peak)
 	}
 }
 
@@ -178,7 +210,9 @@ func TestStorePutLoad(t *testing.T) {
 	}
 	defer s.Close()
 	a := &model.Graph{Graph: "a", Rows: []model.Row{{Node: "x", Size: 512}, {Node: "y", Size: 1024}}, Reassign: []model.Reassign{},
-		Live: &model.LiveCurve{Steps: []int64{0, 3}, Reusable: []int64{512, 0}, Counted: []int64{512, 0}}}
+		Live:  &model.LiveCurve{Steps: []int64{0, 3}, Reusable: []int64{512, 0}, Counted: []int64{512, 0}},
+		Peak:  &model.Peak{Step: 3, Live: 1536, Tensors: []model.PeakItem{{Key: "x:output:0", Size: 512}}},
+		Waste: &model.Waste{Gap: 512, Parts: []model.WastePart{{Cause: "alignment", Bytes: 512}}}}
 	b := &model.Graph{Graph: "b", Rows: []model.Row{{Node: "z"}}}
 	kept := &model.Graph{Graph: "kept", Rows: []model.Row{{Node: "k"}}}
 	want := map[*model.Graph]model.Graph{a: spilled(a), b: spilled(b)}
@@ -186,7 +220,7 @@ func TestStorePutLoad(t *testing.T) {
 		if err := s.Put(g); err != nil {
 			t.Fatal(err)
 		}
-		if g.Rows != nil || g.Live != nil {
+		if g.Rows != nil || g.Live != nil || g.Peak != nil || g.Waste != nil {
 			t.Errorf("graph %s keeps its rows after Put", g.Graph)
 		}
 	}
@@ -421,5 +455,43 @@ func TestLoadOutOfOrderReadsSegments(t *testing.T) {
 	}
 	if r := c.readBytes.Load(); r > s.Bytes()/7+1000 {
 		t.Errorf("loading every 7th graph of %d bytes out of order read %d bytes, want about a 7th", s.Bytes(), r)
+	}
+}
+
+// TestAddrRowsRoundTrip: address rows put in the store come back field by
+// field, appended after what the caller holds; a cut segment fails.
+func TestAddrRowsRoundTrip(t *testing.T) {
+	var seed int64
+	var rows []model.AddrRow
+	fill(reflect.ValueOf(&rows).Elem(), &seed)
+	rows[1].Addr = 1<<63 + 12345 // addresses use the whole 64 bits
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	first, err := s.PutAddrRows(rows[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.PutAddrRows(rows[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.LoadAddrRows(first, nil)
+	if err == nil {
+		got, err = s.LoadAddrRows(second, got)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, rows) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, rows)
+	}
+	b := encodeAddrRows(nil, rows)
+	for _, cut := range []int{0, 1, len(b) / 2, len(b) - 1} {
+		if _, err := decodeAddrRows(b[:cut], nil); err == nil {
+			t.Errorf("address rows cut at %d of %d bytes decoded", cut, len(b))
+		}
 	}
 }

@@ -101,10 +101,10 @@ func (s ProcessSpec) hostile() bool {
 		len(h.FormulaNames) > 0 || h.Recompile || h.MissingSummary
 }
 
-var profileNames = []string{"basic", "mixed", "conflicts", "pool", "hostile", "large", "poolheavy", "ranks", "smallgraphs", "hugegraph"}
+var profileNames = []string{"basic", "mixed", "conflicts", "pool", "hostile", "large", "poolheavy", "ranks", "smallgraphs", "hugegraph", "allkinds"}
 
 // sizedProfiles are the profiles whose output grows to the -size target.
-var sizedProfiles = map[string]bool{"large": true, "poolheavy": true, "ranks": true, "smallgraphs": true, "hugegraph": true}
+var sizedProfiles = map[string]bool{"large": true, "poolheavy": true, "ranks": true, "smallgraphs": true, "hugegraph": true, "allkinds": true}
 
 // Sized reports whether the named profile writes about its size argument.
 func Sized(name string) bool { return sizedProfiles[name] }
@@ -135,7 +135,9 @@ const DefaultLargeBytes = 560 << 20
 //     the bytes are Malloc block and KernelTrace lines);
 //   - ranks: sixteen processes interleaved in time, graphs and a small pool;
 //   - smallgraphs: thousands of loaded graphs of a dozen operators;
-//   - hugegraph: one graph whose tensor count grows with the size.
+//   - hugegraph: one graph whose tensor count grows with the size;
+//   - allkinds: two processes of each of large, poolheavy, ranks and
+//     smallgraphs, interleaved in time, each kind a quarter of the bytes.
 func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 	var p Profile
 	if sizedProfiles[name] && size <= 0 && name != "hugegraph" {
@@ -209,6 +211,25 @@ func ProfileByName(name string, seed int64, size int64) (Profile, error) {
 			PID: 830001, Generation: Gen2025, Graphs: 1, Ops: 12, Streams: 1, Continuous: 0.3, Inplace: 0.02,
 			Atomic: 1, Load: true, Addresses: 6, EventDup: true,
 		}}}
+	case "allkinds":
+		// Every process gets an equal share of the bytes (TargetBytes/n).
+		p = Profile{Name: name, Seed: 111, NoiseRatio: 3, RotateBytes: 20 << 20, TargetBytes: size}
+		for i := 0; i < 2; i++ {
+			start := genStart[Gen2025] + int64(i)
+			p.Processes = append(p.Processes,
+				ProcessSpec{PID: 777101 + 97*i, Generation: Gen2025, StartUnix: start, Graphs: 1, Ops: 900, Streams: 3,
+					P2P: 0.3, Continuous: 2, Inplace: 0.02, Atomic: 4, Variables: 40, Sessions: 1, Mallocs: true, Load: true,
+					Addresses: 200, EventDup: true},
+				ProcessSpec{PID: 610101 + 97*i, Generation: Gen2025, StartUnix: start, Graphs: 1, Ops: 160, Streams: 2,
+					Continuous: 1, Inplace: 0.02, Atomic: 2, Variables: 6, Sessions: 1, Mallocs: true, Load: true,
+					Addresses: 40, EventDup: true, Pools: 2, PoolBurst: 110, Devmm: DevmmNew},
+				ProcessSpec{PID: 720101 + 13*i, Generation: Gen2025, StartUnix: start, Graphs: 1, Ops: 400, Streams: 3,
+					P2P: 0.3, Continuous: 1.5, Inplace: 0.02, Atomic: 3, Load: true, Addresses: 60, EventDup: true,
+					Pools: 1, PoolBurst: 8},
+				ProcessSpec{PID: 830101 + 97*i, Generation: Gen2025, StartUnix: start, Graphs: 1, Ops: 12, Streams: 1,
+					Continuous: 0.3, Inplace: 0.02, Atomic: 1, Load: true, Addresses: 6, EventDup: true},
+			)
+		}
 	case "hugegraph":
 		tensors := int64(DefaultHugeGraphTensors)
 		if size > 0 {

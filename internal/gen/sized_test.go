@@ -93,6 +93,10 @@ func TestSizedProfilesMatchTruth(t *testing.T) {
 				if len(tr.Graphs) < 50 {
 					t.Errorf("%d graphs", len(tr.Graphs))
 				}
+			case "allkinds":
+				if len(tr.Generations) != 8 || len(tr.Pools) < 4 {
+					t.Errorf("%d processes, %d allocators", len(tr.Generations), len(tr.Pools))
+				}
 			case "hugegraph":
 				ids := map[string]bool{}
 				for _, g := range tr.Graphs {
