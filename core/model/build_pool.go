@@ -57,6 +57,12 @@ type blockKey struct {
 	addr     uint64
 }
 
+// noBlock is a key no line has (pids are read from digits), kept in
+// poolState.blocks so that the map never empties: it holds one block at a
+// time between a "Malloc block" line and its allocation, and a Go map that
+// empties draws a new hash seed, a random number per allocation.
+var noBlock = blockKey{pid: -1, tid: -1}
+
 type blockInfo struct {
 	tag              string
 	alloc, size, dev int64
@@ -78,7 +84,7 @@ type pageRange struct {
 func (s *poolState) init() {
 	s.pools = map[poolKey]*poolAcc{}
 	s.ctx = map[thread]string{}
-	s.blocks = map[blockKey]blockInfo{}
+	s.blocks = map[blockKey]blockInfo{noBlock: {}}
 	s.live = map[ptrKey]liveRef{}
 	s.poolFreed = map[ptrKey]liveRef{}
 	s.pages = map[int64][]pageRange{}
