@@ -39,11 +39,10 @@ type mallocState struct {
 	lastPage map[thread]int64
 	freed    map[catKey]int64
 
-	// (pid, device) pairs seeDevice recorded lately: pool and address
-	// lines name them line after line, those of several processes
-	// interleaved when their logs are merged
-	seen     [8]seenDevice
-	seenNext int
+	// (pid, device) pairs seeDevice recorded, one slot per pair modulo
+	// its size: pool and address lines name them line after line, those
+	// of several processes interleaved when their logs are merged
+	seen [64]seenDevice
 
 	// A figures-only build (Builder.figuresOnly) lists no malloc: it sums
 	// the counted ones as they come, by (pid, device as logged,
@@ -169,13 +168,11 @@ func (s *mallocState) seeDevice(pid, dev int64) {
 	if dev < 0 {
 		return
 	}
-	for i := range s.seen {
-		if e := &s.seen[i]; e.ok && e.pid == pid && e.dev == dev {
-			return
-		}
+	slot := &s.seen[uint64(pid*31+dev)%uint64(len(s.seen))]
+	if slot.ok && slot.pid == pid && slot.dev == dev {
+		return
 	}
-	s.seen[s.seenNext] = seenDevice{ok: true, pid: pid, dev: dev}
-	s.seenNext = (s.seenNext + 1) % len(s.seen)
+	*slot = seenDevice{ok: true, pid: pid, dev: dev}
 	if s.devices[pid] == nil {
 		s.devices[pid] = map[int64]bool{}
 	}
