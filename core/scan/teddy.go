@@ -202,18 +202,30 @@ type bucketEstimate struct {
 	total float64
 	// own[b] is accept(t, b, nil) while known[b]: a bucket's share
 	// changes only when a window joins it (changed).
-	own   [teddyBuckets]float64
-	known [teddyBuckets]bool
+	own    [teddyBuckets]float64
+	known  [teddyBuckets]bool
+	shared bool // pairs is sharedPairs.table
 }
 
-// pairCounts recycles the estimates' pair tables: a fresh 128 KiB table
-// for every buffer is memory touched for the first time.
-var pairCounts = sync.Pool{New: func() any { return new([1 << 16]uint16) }}
+// sharedPairs is the pair table of the plan being made: a fresh 128 KiB
+// table for every buffer is memory touched for the first time. A plan
+// made while another is (parsing workers plan at once now and then) takes
+// a table of its own. A static table, not a sync.Pool: what a pool holds
+// varies from collection to collection, and would blur measurements of
+// the live heap.
+var sharedPairs struct {
+	sync.Mutex
+	table [1 << 16]uint16
+}
 
 func newBucketEstimate(data []byte) *bucketEstimate {
-	pairs := pairCounts.Get().(*[1 << 16]uint16)
-	*pairs = [1 << 16]uint16{}
-	e := &bucketEstimate{pairs: pairs}
+	e := &bucketEstimate{}
+	if sharedPairs.TryLock() {
+		e.pairs, e.shared = &sharedPairs.table, true
+		*e.pairs = [1 << 16]uint16{}
+	} else {
+		e.pairs = new([1 << 16]uint16)
+	}
 	count := func(b []byte) {
 		for i := 0; i+1 < len(b); i++ {
 			e.pairs[pairIndex(b[i], b[i+1])]++
@@ -233,9 +245,11 @@ func newBucketEstimate(data []byte) *bucketEstimate {
 	return e
 }
 
-// release gives the pair table back; e is not used after.
+// release gives the shared pair table back; e is not used after.
 func (e *bucketEstimate) release() {
-	pairCounts.Put(e.pairs)
+	if e.shared {
+		sharedPairs.Unlock()
+	}
 	e.pairs = nil
 }
 
