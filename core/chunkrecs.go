@@ -32,14 +32,12 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 	case gelog.Record(&sc.Alloc):
 		a := c.allocs.next()
 		*a = sc.Alloc
-		a.Kernel = c.str(a.Kernel)
-		a.KernelType, a.Node = gelog.KernelName(a.Kernel)
+		a.Kernel, a.KernelType, a.Node = c.kernel(a.Kernel, a.KernelType, a.Node)
 		return a
 	case gelog.Record(&sc.Free):
 		f := c.frees.next()
 		*f = sc.Free
-		f.Kernel = c.str(f.Kernel)
-		f.KernelType, f.Node = gelog.KernelName(f.Kernel)
+		f.Kernel, f.KernelType, f.Node = c.kernel(f.Kernel, f.KernelType, f.Node)
 		return f
 	case gelog.Record(&sc.Block):
 		b := c.blocks.next()
@@ -65,6 +63,32 @@ func (c *chunkRecs) keep(rec gelog.Record, sc *gelog.Scratch) gelog.Record {
 		return a
 	}
 	return rec
+}
+
+// kernel copies a trace's kernel name into the arena, with its type and
+// node: substrings of the name (gelog.KernelName), so the same substrings
+// of the copy rather than a second split.
+func (c *chunkRecs) kernel(name, typ, node string) (string, string, string) {
+	kept := c.str(name)
+	t, okT := rebase(typ, name, kept)
+	n, okN := rebase(node, name, kept)
+	if !okT || !okN {
+		t, n = gelog.KernelName(kept)
+	}
+	return kept, t, n
+}
+
+// rebase returns the substring of kept at part's place in from, and false
+// when part is not a substring of from.
+func rebase(part, from, kept string) (string, bool) {
+	if len(part) == 0 {
+		return "", true
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(part))) - uintptr(unsafe.Pointer(unsafe.StringData(from)))
+	if off > uintptr(len(from)) || uintptr(len(part)) > uintptr(len(from))-off {
+		return "", false
+	}
+	return kept[off : off+uintptr(len(part))], true
 }
 
 // textBlock is the size of the blocks of kernel and operator names.

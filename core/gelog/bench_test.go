@@ -60,7 +60,8 @@ var benchPoolLines = []string{
 }
 
 // BenchmarkParsePoolLines is one pool line (of the four above, in turn):
-// envelope and statement.
+// envelope and statement, into records of their own (parse) and into a
+// scratch as the parsing workers do (scratch).
 func BenchmarkParsePoolLines(b *testing.B) {
 	lines := make([][]byte, len(benchPoolLines))
 	n := 0
@@ -68,14 +69,29 @@ func BenchmarkParsePoolLines(b *testing.B) {
 		lines[i] = []byte(l)
 		n += len(l)
 	}
-	var env plog.Envelope
-	b.SetBytes(int64(n / len(lines)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		line := lines[i%len(lines)]
-		ok := plog.Parse(line, &env)
-		if _, bad := Parse(&env, ok, line, Meta{}).(*Reject); bad {
-			b.Fatal("rejected")
+	for _, into := range []bool{false, true} {
+		name := "parse"
+		if into {
+			name = "scratch"
 		}
+		b.Run(name, func(b *testing.B) {
+			var env plog.Envelope
+			var sc Scratch
+			b.SetBytes(int64(n / len(lines)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				line := lines[i%len(lines)]
+				ok := plog.Parse(line, &env)
+				var r Record
+				if into {
+					r = ParseScratch(&env, ok, line, Meta{}, &sc)
+				} else {
+					r = Parse(&env, ok, line, Meta{})
+				}
+				if _, bad := r.(*Reject); bad {
+					b.Fatal("rejected")
+				}
+			}
+		})
 	}
 }

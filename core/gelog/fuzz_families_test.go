@@ -526,6 +526,11 @@ func FuzzPool(f *testing.F) {
 		parse: func(env *plog.Envelope, line []byte, m Meta, _ int) Record {
 			return parsePool(env, env.Msg, m, line)
 		},
+		body: func(t *testing.T, body []byte) {
+			for _, marker := range []string{"Malloc block ", "Free block "} {
+				checkBlockWords(t, []byte(fzEnvSA+marker+string(body)))
+			}
+		},
 		check: func(t *testing.T, r Record, line []byte) {
 			switch p := r.(type) {
 			case *PoolAlloc:

@@ -142,7 +142,7 @@ func parse(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow, sc 
 	if !envOK {
 		return reject(m, line, diag.BadEnvelope, "no plog header ([LEVEL] MODULE(pid,name):time)")
 	}
-	if i := bytes.Index(msg, []byte("[IMAS]")); i >= 0 {
+	if i := indexIMAS(msg); i >= 0 {
 		if r := parseIMAS(env, msg, i, m, line, set); r != nil {
 			return r
 		}
@@ -166,6 +166,22 @@ func parse(env *plog.Envelope, envOK bool, line []byte, m Meta, set *SetRow, sc 
 		return parseAppendWsSize(msg, m, line)
 	}
 	return reject(m, line, diag.Unrecognised, "marker present but statement unknown")
+}
+
+// indexIMAS is bytes.Index(msg, "[IMAS]") searched by its 'I': pool
+// lines, the most frequent after Set rows, hold several '[' and rarely an
+// 'I'.
+func indexIMAS(msg []byte) int {
+	for from := 0; ; {
+		i := bytes.Index(msg[from:], []byte("IMAS]"))
+		if i < 0 {
+			return -1
+		}
+		if i += from; i > 0 && msg[i-1] == '[' {
+			return i - 1
+		}
+		from = i + 1
+	}
 }
 
 // static-graph [IMAS] statements, keyed on the text after "[IMAS]".

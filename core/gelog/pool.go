@@ -119,6 +119,14 @@ func parsePool(env *plog.Envelope, msg []byte, m Meta, line []byte) Record {
 // parsePoolInto is parsePool that parses allocations, frees and blocks
 // into sc when sc is not nil (see Scratch).
 func parsePoolInto(env *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
+	if r := parseBlockWords(env, msg, m, sc); r != nil {
+		return r
+	}
+	return parsePoolPhrases(env, msg, m, line, sc)
+}
+
+// parsePoolPhrases tells the pool statements apart by their phrases.
+func parsePoolPhrases(env *plog.Envelope, msg []byte, m Meta, line []byte, sc *Scratch) Record {
 	if i := bytes.Index(msg, []byte("[KernelTrace][")); i >= 0 {
 		return parseKernelTrace(msg[i+len("[KernelTrace]["):], m, line, sc)
 	}
@@ -214,8 +222,7 @@ func allDigits(s string) bool {
 // after the stream id, in place. The 2023 phrasing has no stream: s then
 // starts with ", " or with the "block <p>" pair, and stream is nil.
 func traceFields(s []byte, f func(key, val []byte)) (stream []byte) {
-	sep := []byte(", ")
-	head, rest, more := bytes.Cut(s, sep)
+	head, rest, more := cutComma(s)
 	first := bytes.TrimSpace(head)
 	if len(first) == 0 || bytes.HasPrefix(first, []byte("block ")) {
 		traceField(first, f)
@@ -223,10 +230,26 @@ func traceFields(s []byte, f func(key, val []byte)) (stream []byte) {
 	}
 	for more {
 		var p []byte
-		p, rest, more = bytes.Cut(rest, sep)
+		p, rest, more = cutComma(rest)
 		traceField(p, f)
 	}
 	return first
+}
+
+// cutComma is bytes.Cut(s, ", ") for the short fields of a trace: a
+// search for ',' and a look at the byte after it, without the general
+// substring search.
+func cutComma(s []byte) (before, after []byte, found bool) {
+	for i := 0; ; i++ {
+		c := bytes.IndexByte(s[i:], ',')
+		if c < 0 {
+			return s, nil, false
+		}
+		i += c
+		if i+1 < len(s) && s[i+1] == ' ' {
+			return s[:i], s[i+2:], true
+		}
+	}
 }
 
 // traceField hands one "key value" pair to f. Only the rare 2023 lines
@@ -235,7 +258,7 @@ func traceField(p []byte, f func(key, val []byte)) {
 	if len(p) == 0 {
 		return
 	}
-	if eq := []byte(" = "); bytes.Contains(p, eq) {
+	if eq := []byte(" = "); bytes.IndexByte(p, '=') >= 0 && bytes.Contains(p, eq) {
 		p = bytes.ReplaceAll(p, eq, []byte(" "))
 	}
 	if sp := bytes.LastIndexByte(p, ' '); sp > 0 {
@@ -402,6 +425,132 @@ func parseBlock(msg []byte, tag string, free bool, m Meta, line []byte, dst *Poo
 		return reject(m, line, missingOrCut(m, line, "size"), "size or allocate_size missing")
 	}
 	return r
+}
+
+// blockWords holds the values of a block line's "key:value" words, each
+// the first of its key.
+type blockWords struct {
+	device, size, allocateSize, allockSize, allocSize, addr, theorySize, theoryMin []byte
+}
+
+// parseBlockWords is parseBlock for a block line of the usual form: the
+// message is "Malloc block " or "Free block " and then only "key:value"
+// words of the block keys, numbers in decimal, mem_addr in hex (with the
+// sentence period), and for a Malloc block optionally " span addr 0x...".
+// One pass over the words replaces the phrase searches of parsePoolInto
+// and the key searches of parseBlock: in a message of that form none of
+// the phrases can occur and each key's first word is the one colonField
+// finds, so the record is the one they give. It returns nil for any other
+// message, which then takes the general path (also to be rejected).
+func parseBlockWords(env *plog.Envelope, msg []byte, m Meta, sc *Scratch) Record {
+	var free bool
+	switch {
+	case bytes.HasPrefix(msg, []byte("Malloc block ")):
+		msg = msg[len("Malloc block "):]
+	case bytes.HasPrefix(msg, []byte("Free block ")):
+		msg, free = msg[len("Free block "):], true
+	default:
+		return nil
+	}
+	if bytes.Equal(env.Func, []byte("PrintDetails")) {
+		return nil
+	}
+	var w blockWords
+	var addr uint64 // w.addr's
+	for len(msg) > 0 {
+		word := msg
+		if sp := bytes.IndexByte(msg, ' '); sp >= 0 {
+			word, msg = msg[:sp], msg[sp+1:]
+		} else {
+			msg = nil
+		}
+		if !free && string(word) == "span" {
+			// "span addr 0x...", the end of a Malloc block line.
+			if !bytes.HasPrefix(msg, []byte("addr 0x")) || !isHex(msg[len("addr 0x"):]) {
+				return nil
+			}
+			break
+		}
+		c := bytes.IndexByte(word, ':')
+		if c < 0 {
+			return nil
+		}
+		key, val := word[:c], word[c+1:]
+		var dst *[]byte
+		switch string(key) {
+		case "mem_addr":
+			if !bytes.HasPrefix(val, []byte("0x")) {
+				return nil
+			}
+			a, ok := parseHex(bytes.TrimSuffix(val[2:], []byte(".")))
+			if !ok {
+				return nil
+			}
+			if w.addr == nil {
+				addr = a
+			}
+			dst = &w.addr
+		case "device_id":
+			dst = &w.device
+		case "size":
+			dst = &w.size
+		case "allocate_size":
+			dst = &w.allocateSize
+		case "allock_size":
+			dst = &w.allockSize
+		case "alloc_size":
+			dst = &w.allocSize
+		case "theory_size_":
+			dst = &w.theorySize
+		case "theory_min_size_":
+			dst = &w.theoryMin
+		default:
+			return nil
+		}
+		if dst != &w.addr {
+			if _, ok := plainDigits(val); !ok {
+				return nil
+			}
+		}
+		if *dst == nil {
+			*dst = val
+		}
+	}
+	if w.addr == nil || !free && (w.size == nil || w.allocateSize == nil) {
+		return nil // parseBlock rejects it
+	}
+	var r *PoolBlock
+	if sc != nil {
+		r = &sc.Block
+	} else {
+		r = new(PoolBlock)
+	}
+	*r = PoolBlock{Meta: m, Allocator: allocatorTag(env.Alloc), Free: free, Device: -1}
+	num := func(v []byte) int64 {
+		n, _ := plainDigits(v)
+		return n
+	}
+	if w.device != nil {
+		r.Device = num(w.device)
+	}
+	r.Addr = addr
+	if !free {
+		r.Size, r.AllocSize = num(w.size), num(w.allocateSize)
+		return r
+	}
+	if w.allockSize != nil {
+		r.AllocSize = num(w.allockSize)
+	} else {
+		r.AllocSize = num(w.allocSize)
+	}
+	r.TheorySize, r.TheoryMin = num(w.theorySize), num(w.theoryMin)
+	return r
+}
+
+// isHex reports whether b is 1 to 16 hex digits (parseHex reads them).
+func isHex(b []byte) bool {
+	_, ok := parseHex(b)
+	return ok
 }
 
 func parseDetails(s []byte, tag string, m Meta, line []byte) Record {

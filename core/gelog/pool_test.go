@@ -1,6 +1,11 @@
 package gelog
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+
+	"imas/core/plog"
+)
 
 const envKT = "[INFO] GE(2617230,python3):2026-08-12-10:22:01.118.530 [memory_kernel.cc:385]2617402 AllocHbmMem:"
 const envSA = "[INFO] GE(2617230,python3):2026-08-12-10:22:01.118.497 [scalable_allocator.cc:511]2617402 "
@@ -91,5 +96,76 @@ func TestKernelName(t *testing.T) {
 		if typ, node := KernelName(c.in); typ != c.typ || node != c.node {
 			t.Errorf("KernelName(%q) = %q, %q; want %q, %q", c.in, typ, node, c.typ, c.node)
 		}
+	}
+}
+
+// TestBlockWordsEqualsPhrases checks the one-pass reading of block lines
+// (parseBlockWords) against the general path on the usual forms and on
+// lines that look like them but are not of that form: each either gives
+// the general path's record or is left to it.
+func TestBlockWordsEqualsPhrases(t *testing.T) {
+	const sa = "[INFO] GE(2617230,python3):2026-08-12-10:22:01.118.497 [scalable_allocator.cc:511]2617402 [allocator_2] Alloc:"
+	cases := []struct {
+		msg  string
+		fast bool // parseBlockWords reads it
+	}{
+		{"Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000. span addr 0x55d1c29b1240", true},
+		{"Malloc block device_id:0 size:5213 allocate_size:65536 mem_addr:0x12c1a0230000.", true},
+		{"Malloc block size:5213 allocate_size:65536 mem_addr:0x12C1A0230000", true},
+		{"Free block device_id:1 theory_size_:0 theory_min_size_:65536 allock_size:65536 mem_addr:0x12c1a0230000.", true},
+		{"Free block device_id:0 allock_size:2097152 mem_addr:0x12c1a0230000.", true},
+		{"Free block device_id:0 alloc_size:4096 mem_addr:0x1.", true},
+		{"Free block mem_addr:0x1 alloc_size:4096 allock_size:8192", true},
+		{"Malloc block size:1 size:2 allocate_size:3 mem_addr:0x10 mem_addr:0x20.", true},
+		// left to the general path
+		{"Malloc block device_id:0 size:5213 mem_addr:0x12c1a0230000.", false},            // rejected there
+		{"Free block device_id:0 allock_size:65536", false},                               // rejected there
+		{"Free block bins.", false},                                                       // ignored there
+		{"Free block size = 1024, ptr = 0x1", false},                                      // pre-RT2 allocator
+		{"Free block device_id:0 allock_size:1 mem_addr:0x1. Malloc block size:1", false}, // a Malloc block
+		{"Malloc block device_id:0 size:-1 allocate_size:1 mem_addr:0x1.", false},
+		{"Malloc block device_id:0 size:1 allocate_size:1 mem_addr:0x1.. span addr 0x1", false},
+		{"Malloc block device_id:0 size:1 allocate_size:1 mem_addr:0x1. span addr 0x1 [KernelTrace][k][MEM]Free memory, address 0x1", false},
+		{"Malloc block device_id:0 size: 1 allocate_size:1 mem_addr:0x1.", false},
+		{"Malloc block device_id:0 size:1,allocate_size:1 mem_addr:0x1.", false},
+		{"Malloc block device_id:0 size:1 allocate_size:1 mem_addr:0x1. ", true},
+		{"Malloc block device_id:0 size:1 allocate_size:1 mem_addr:0x1. create caching memory allocator, [allocator_3]", false},
+		{"Malloc block device_id:0 size:1 xsize:1 allocate_size:1 mem_addr:0x1.", false},
+		{"Malloc block device_id:0 size:1 allocate_size:1 mem_addr:0x12345678901234567.", false},
+		{"Malloc block device_id:0 size:1234567890123456789 allocate_size:1 mem_addr:0x1.", false},
+		{"Free block device_id:0 allock_size:1 mem_addr:0x1. span addr 0x1", false},
+	}
+	for _, c := range cases {
+		line := []byte(sa + c.msg)
+		var env plog.Envelope
+		if !plog.Parse(line, &env) {
+			t.Fatalf("envelope not parsed: %q", line)
+		}
+		if got := parseBlockWords(&env, env.Msg, Meta{}, nil) != nil; got != c.fast {
+			t.Errorf("%q: read in one pass = %v, want %v", c.msg, got, c.fast)
+		}
+		checkBlockWords(t, line)
+	}
+}
+
+// checkBlockWords fails when parseBlockWords reads line (a plog line)
+// other than the general path does.
+func checkBlockWords(t *testing.T, line []byte) {
+	t.Helper()
+	var env plog.Envelope
+	if !plog.Parse(line, &env) {
+		return
+	}
+	m := Meta{File: 1, Line: 7}
+	fast := parseBlockWords(&env, env.Msg, m, nil)
+	if fast == nil {
+		return
+	}
+	if slow := parsePoolPhrases(&env, env.Msg, m, line, nil); !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("%q:\none pass %#v\ngeneral  %#v", line, fast, slow)
+	}
+	var sc Scratch
+	if into := parseBlockWords(&env, env.Msg, m, &sc); into != Record(&sc.Block) || !reflect.DeepEqual(into, fast) {
+		t.Fatalf("%q: parsed into the scratch %#v, want %#v", line, into, fast)
 	}
 }

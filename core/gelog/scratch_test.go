@@ -1,6 +1,7 @@
 package gelog
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -93,4 +94,17 @@ func FuzzScratch(f *testing.F) {
 			t.Fatalf("%q:\ngot  %+v\nwant %+v", l, got, want)
 		}
 	})
+}
+
+// TestIndexIMAS: indexIMAS is bytes.Index(msg, "[IMAS]").
+func TestIndexIMAS(t *testing.T) {
+	for _, msg := range []string{
+		"", "[IMAS]", "IMAS]", "x[IMAS]Set", "IMAS][IMAS]", "[IMASIMAS][IMAS]", "[[IMAS]", "[IMAS",
+		"[KernelTrace][AllocMemHbm_In_1][MEM]Alloc memory at stream 0, block 0x1, address 0x2, size 3",
+		"SetOffsetSize:[IMAS]Set g name[IMAS] output[0]", "IMAS]IMAS]x[IMAS]",
+	} {
+		if got, want := indexIMAS([]byte(msg)), bytes.Index([]byte(msg), []byte("[IMAS]")); got != want {
+			t.Errorf("indexIMAS(%q) = %d, want %d", msg, got, want)
+		}
+	}
 }

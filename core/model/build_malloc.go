@@ -39,12 +39,10 @@ type mallocState struct {
 	lastPage map[thread]int64
 	freed    map[catKey]int64
 
-	// the (pid, device) pair seeDevice recorded last: pool and address
-	// lines name it line after line
-	seen struct {
-		ok       bool
-		pid, dev int64
-	}
+	// (pid, device) pairs seeDevice recorded, one slot per pair modulo
+	// its size: pool and address lines name them line after line, those
+	// of several processes interleaved when their logs are merged
+	seen [64]seenDevice
 
 	// A figures-only build (Builder.figuresOnly) lists no malloc: it sums
 	// the counted ones as they come, by (pid, device as logged,
@@ -167,14 +165,23 @@ func (s *mallocState) release(idx int) { delete(s.held, idx) }
 
 // seeDevice records that pid uses device dev.
 func (s *mallocState) seeDevice(pid, dev int64) {
-	if dev < 0 || s.seen.ok && s.seen.pid == pid && s.seen.dev == dev {
+	if dev < 0 {
 		return
 	}
-	s.seen.ok, s.seen.pid, s.seen.dev = true, pid, dev
+	slot := &s.seen[uint64(pid*31+dev)%uint64(len(s.seen))]
+	if slot.ok && slot.pid == pid && slot.dev == dev {
+		return
+	}
+	*slot = seenDevice{ok: true, pid: pid, dev: dev}
 	if s.devices[pid] == nil {
 		s.devices[pid] = map[int64]bool{}
 	}
 	s.devices[pid][dev] = true
+}
+
+type seenDevice struct {
+	ok       bool
+	pid, dev int64
 }
 
 func (b *Builder) addMalloc(r *gelog.DeviceMalloc) {

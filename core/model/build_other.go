@@ -34,10 +34,16 @@ type otherState struct {
 	// zero-copy offsets waiting for their graph's summary, by pid
 	zeroCopy map[int64]Logged
 
-	// the family addOther counted last and its count: a log's lines come
-	// in runs of one family
-	lastFamily      string
-	lastFamilyCount *int64
+	// the families addOther counted lately and their counts: a log's
+	// lines come in runs of one family, or a few in turn (a pool's
+	// Malloc block, allocation, free and Free block)
+	recentFamilies [4]familyCount
+	recentNext     int
+}
+
+type familyCount struct {
+	family string
+	n      *int64
 }
 
 // thread is a (pid, tid) pair: GE pairs related lines by thread.
@@ -132,15 +138,7 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 	default:
 		return false
 	}
-	if family != o.lastFamily || o.lastFamilyCount == nil {
-		n := o.families[family]
-		if n == nil {
-			n = new(int64)
-			o.families[family] = n
-		}
-		o.lastFamily, o.lastFamilyCount = family, n
-	}
-	*o.lastFamilyCount++
+	*o.familyCounter(family)++
 	if family != "devmm" && family != "memory-errors" && family != "memory-requests" {
 		if m.Event {
 			o.eventLines++
@@ -149,6 +147,23 @@ func (b *Builder) addOther(rec gelog.Record) bool {
 		}
 	}
 	return true
+}
+
+// familyCounter is the count of family's records.
+func (o *otherState) familyCounter(family string) *int64 {
+	for i := range o.recentFamilies {
+		if e := &o.recentFamilies[i]; e.n != nil && e.family == family {
+			return e.n
+		}
+	}
+	n := o.families[family]
+	if n == nil {
+		n = new(int64)
+		o.families[family] = n
+	}
+	o.recentFamilies[o.recentNext] = familyCount{family, n}
+	o.recentNext = (o.recentNext + 1) % len(o.recentFamilies)
+	return n
 }
 
 // finishOther completes the load- and run-time parts of the report. The

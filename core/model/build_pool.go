@@ -38,8 +38,11 @@ type poolAcc struct {
 }
 
 type poolState struct {
-	pools  map[poolKey]*poolAcc
-	last   *poolAcc // the pool poolAcc returned last: a log names the same pool line after line
+	pools map[poolKey]*poolAcc
+	// recent holds pools looked up, one slot per (pid, allocator) modulo
+	// its size: a log names the same few pools line after line, those of
+	// several processes in turn once their logs are merged.
+	recent [16]*poolAcc
 	order  []*poolAcc
 	ctx    map[thread]string // thread → allocator of its latest create line
 	blocks map[blockKey]blockInfo
@@ -58,6 +61,12 @@ type blockKey struct {
 	pid, tid int64
 	addr     uint64
 }
+
+// noBlock is a key no line has (pids are read from digits), kept in
+// poolState.blocks so that the map never empties: it holds one block at a
+// time between a "Malloc block" line and its allocation, and a Go map that
+// empties draws a new hash seed, a random number per allocation.
+var noBlock = blockKey{pid: -1, tid: -1}
 
 type blockInfo struct {
 	tag              string
@@ -80,7 +89,7 @@ type pageRange struct {
 func (s *poolState) init() {
 	s.pools = map[poolKey]*poolAcc{}
 	s.ctx = map[thread]string{}
-	s.blocks = map[blockKey]blockInfo{}
+	s.blocks = map[blockKey]blockInfo{noBlock: {}}
 	s.live = map[ptrKey]liveRef{}
 	s.poolFreed = map[ptrKey]liveRef{}
 	s.pages = map[int64][]pageRange{}
@@ -97,15 +106,34 @@ func (s *poolState) addrString(a uint64) string {
 	return t
 }
 
+// recentSlot is the slot of pool (pid, alloc) in poolState.recent.
+func (s *poolState) recentSlot(pid int64, alloc string) **poolAcc {
+	h := uint64(pid)*31 + uint64(len(alloc))
+	if len(alloc) > 0 {
+		h = h*31 + uint64(alloc[len(alloc)-1])
+	}
+	return &s.recent[h%uint64(len(s.recent))]
+}
+
+// pool returns the pool (pid, alloc), or nil when there is none.
+func (s *poolState) pool(pid int64, alloc string) *poolAcc {
+	slot := s.recentSlot(pid, alloc)
+	if a := *slot; a != nil && a.pid == pid && a.p.Allocator == alloc {
+		return a
+	}
+	a := s.pools[poolKey{pid, alloc}]
+	if a != nil {
+		*slot = a
+	}
+	return a
+}
+
 // poolAcc returns the pool (pid, alloc), creating it.
 func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
 	s := &b.o().pool
-	if a := s.last; a != nil && a.pid == pid && a.p.Allocator == alloc {
-		return a
-	}
-	k := poolKey{pid, alloc}
-	a := s.pools[k]
+	a := s.pool(pid, alloc)
 	if a == nil {
+		k := poolKey{pid, alloc}
 		a = &poolAcc{p: &Pool{PID: pidString(pid), Allocator: alloc, Device: -1, Rows: []PoolRow{}, TopAddresses: []PoolAddr{}},
 			lastRow: map[uint64]int{}, pid: pid}
 		switch {
@@ -125,8 +153,8 @@ func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
 		}
 		s.pools[k] = a
 		s.order = append(s.order, a)
+		*s.recentSlot(pid, alloc) = a
 	}
-	s.last = a
 	return a
 }
 
@@ -153,10 +181,8 @@ func (b *Builder) addPoolBlock(r *gelog.PoolBlock) {
 	// A pool-level free: mark the latest allocation at that address. Only
 	// known pools: an L1 (rts) pool's free has no allocation rows.
 	var acc *poolAcc
-	if a := s.last; r.Allocator != "" && a != nil && a.pid == r.PID && a.p.Allocator == r.Allocator {
-		acc = a
-	} else if r.Allocator != "" {
-		acc = s.pools[poolKey{r.PID, r.Allocator}]
+	if r.Allocator != "" {
+		acc = s.pool(r.PID, r.Allocator)
 	} else {
 		acc = b.poolOfThread(thread{r.PID, r.TID})
 	}

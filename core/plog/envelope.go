@@ -177,14 +177,15 @@ func (e *Envelope) parseBody(line, p []byte) bool {
 	if len(q) > 0 && q[0] == ' ' {
 		q = q[1:]
 	}
-	// tid: digits followed by a space.
+	// tid: digits followed by a space (at most 18, as atoi reads).
 	i := 0
+	var tid int64
 	for i < len(q) && q[i] >= '0' && q[i] <= '9' {
+		tid = tid*10 + int64(q[i]-'0')
 		i++
 	}
 	if i > 0 && i < len(q) && q[i] == ' ' {
-		tid, ok := atoi(q[:i])
-		if ok {
+		if i <= 18 {
 			e.TID = tid
 			q = q[i+1:]
 			// Optional [allocator_N] / [rts_allocator_N] tag.
@@ -264,6 +265,13 @@ var funcByte = func() (t [256]bool) {
 
 // headerEnd is the index of the first "):" in p, -1 if none.
 func headerEnd(p []byte) int {
+	// A process name is a few bytes: a byte loop finds its end before a
+	// call to IndexByte would have started.
+	for i := 0; i+1 < len(p) && i < 32; i++ {
+		if p[i] == ')' && p[i+1] == ':' {
+			return i
+		}
+	}
 	for off := 0; ; {
 		i := bytes.IndexByte(p[off:], ')')
 		if i < 0 {

@@ -70,12 +70,14 @@ func planTeddy(data []byte) *teddyPlan {
 	p := &teddyPlan{}
 	bucketOf := map[string]int{}
 	hits := newBucketEstimate(data)
+	defer hits.release()
 	for _, w := range ws {
 		win := string(w.marker[w.off : w.off+teddyWindow])
 		b, ok := bucketOf[win]
 		if !ok {
 			b = hits.cheapest(&p.tables, w.marker[w.off:w.off+teddyWindow])
 			bucketOf[win] = b
+			hits.changed(b)
 		}
 		p.buckets[b] = append(p.buckets[b], w.pinned)
 		p.all = append(p.all, w.pinned)
@@ -198,15 +200,37 @@ func (p *teddyPlan) tail(data []byte, i int, dst []int) []int {
 type bucketEstimate struct {
 	pairs *[1 << 16]uint16 // count of each byte pair in the sample
 	total float64
+	// own[b] is accept(t, b, nil) while known[b]: a bucket's share
+	// changes only when a window joins it (changed).
+	own    [teddyBuckets]float64
+	known  [teddyBuckets]bool
+	shared bool // pairs is sharedPairs.table
+}
+
+// sharedPairs is the pair table of the plan being made: a fresh 128 KiB
+// table for every buffer is memory touched for the first time. A plan
+// made while another is (parsing workers plan at once now and then) takes
+// a table of its own. A static table, not a sync.Pool: what a pool holds
+// varies from collection to collection, and would blur measurements of
+// the live heap.
+var sharedPairs struct {
+	sync.Mutex
+	table [1 << 16]uint16
 }
 
 func newBucketEstimate(data []byte) *bucketEstimate {
-	e := &bucketEstimate{pairs: new([1 << 16]uint16)}
+	e := &bucketEstimate{}
+	if sharedPairs.TryLock() {
+		e.pairs, e.shared = &sharedPairs.table, true
+		*e.pairs = [1 << 16]uint16{}
+	} else {
+		e.pairs = new([1 << 16]uint16)
+	}
 	count := func(b []byte) {
 		for i := 0; i+1 < len(b); i++ {
 			e.pairs[pairIndex(b[i], b[i+1])]++
-			e.total++
 		}
+		e.total += float64(max(len(b)-1, 0))
 	}
 	if len(data) <= sampleSpan {
 		count(data)
@@ -220,6 +244,17 @@ func newBucketEstimate(data []byte) *bucketEstimate {
 	e.total++
 	return e
 }
+
+// release gives the shared pair table back; e is not used after.
+func (e *bucketEstimate) release() {
+	if e.shared {
+		sharedPairs.Unlock()
+	}
+	e.pairs = nil
+}
+
+// changed forgets bucket b's share: a window joined it.
+func (e *bucketEstimate) changed(b int) { e.known[b] = false }
 
 // accepted lists the bytes that window position j of bucket b accepts,
 // with win's byte added when win is not nil.
@@ -273,7 +308,10 @@ func (e *bucketEstimate) cheapest(t *VectorTables, win []byte) int {
 	for b := 0; b < teddyBuckets; b++ {
 		c := e.accept(t, b, win)
 		if !empty(t, b) {
-			c -= e.accept(t, b, nil)
+			if !e.known[b] {
+				e.own[b], e.known[b] = e.accept(t, b, nil), true
+			}
+			c -= e.own[b]
 		}
 		if bestCost < 0 || c < bestCost {
 			best, bestCost = b, c

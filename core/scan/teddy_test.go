@@ -128,3 +128,20 @@ func TestTeddyPlanFalseHits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPlanTeddy is the plan of one buffer (a generated log with
+// RT2 pools): its pair sample and the placing of every window in a bucket.
+func BenchmarkPlanTeddy(b *testing.B) {
+	files, _ := filepath.Glob("../../testdata/gen/pool/*.log")
+	if len(files) == 0 {
+		b.Skip("no testdata/gen/pool")
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		planTeddy(data)
+	}
+}
