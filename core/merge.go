@@ -44,6 +44,8 @@ type merger struct {
 	rd      *store.TapeReader
 	row     gelog.SetRow
 	add     func(gelog.Record)
+	// done, when set, is given each chunk whose records are all fed.
+	done func(*chunkResult)
 }
 
 func newMerger(add func(gelog.Record)) *merger {
@@ -113,6 +115,9 @@ func (m *merger) feedWhole(file int32, ch *chunkResult, limit mergeKey) bool {
 	for _, it := range ch.items {
 		feed(m.rd, &m.row, file, ch, it, m.add)
 	}
+	if m.done != nil {
+		m.done(ch)
+	}
 	if c == nil {
 		c = &cursor{fileStream: fileStream{file: file}, open: true, starved: true}
 		if m.open == nil {
@@ -151,12 +156,16 @@ func (m *merger) emitBefore(limit mergeKey) {
 		if it.ref < 0 {
 			ch.records[^it.ref] = nil // let the record go as soon as the model has it
 		}
-		if c.ii == len(ch.items)-1 {
-			m.held--
-		}
+		last := c.ii == len(ch.items)-1
 		if h.advance() && c.open {
 			c.starved = true
 			m.starved++
+		}
+		if last {
+			m.held--
+			if m.done != nil {
+				m.done(ch)
+			}
 		}
 	}
 }
