@@ -74,3 +74,27 @@ func TestSetRunsOfInterleavedProcesses(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkInterleavedSetRows builds the Set rows of sixteen processes
+// that compile at the same time, merged by time: each row comes from
+// another process than the row before.
+func BenchmarkInterleavedSetRows(b *testing.B) {
+	const procs, rowsPerProc = 16, 20_000
+	row := gelog.SetRow{Graph: "g", MemType: 2, Node: "n", Kind: "output", Size: 512, RealSize: 512}
+	b.ReportAllocs()
+	for range b.N {
+		bu := NewBuilder([]string{"plog"})
+		hints := map[HintKey]Hint{}
+		for p := range procs {
+			hints[HintKey{PID: int64(100 + p), Graph: "g", MemType: 2}] = Hint{Rows: rowsPerProc}
+		}
+		bu.SizeHints(hints) // as the parsers count them
+		for i := range rowsPerProc {
+			for p := range procs {
+				row.PID, row.Line, row.Index = int64(100+p), int64(i*procs+p+1), int64(i)
+				bu.Add(&row)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*procs*rowsPerProc), "ns/row")
+}
