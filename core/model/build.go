@@ -44,6 +44,7 @@ type Builder struct {
 	hints map[HintKey]Hint
 	descs lifeDescs
 	small rowBlocks // rows of small graphs
+	spare spareRows // rows of finished graphs, for the next ones
 
 	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
@@ -406,6 +407,8 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		b.R.done.add(g, prev.pid, d)
 		delete(b.graphs, graphKey{prev.pid, prev.inst, g.MemType})
 		b.forgetHint(HintKey{prev.pid, prev.name(), g.MemType})
+		b.spare.put(g.Rows)
+		g.Rows = nil
 	}
 	prev.graphs = nil
 }
@@ -502,8 +505,47 @@ func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
 	if n <= smallGraphRows {
 		return b.small.take(n)
 	}
+	if rows := b.spare.take(n); rows != nil {
+		return rows
+	}
 	rows := make([]Row, 0, n)
 	prefault.Slice(rows)
+	return rows
+}
+
+// spareRows keeps the row arrays of graphs handed to OnFinished, whose
+// rows nothing reads any more, for graphs opened later: a new array is
+// zeroed and backed by the kernel page by page, which costs more than
+// filling it, and processes compile graphs of like sizes again and again.
+// setRow writes every field of a row, so a kept row needs no clearing.
+type spareRows struct{ rows [][]Row }
+
+// maxSpareRows is the most arrays kept.
+const maxSpareRows = 8
+
+// put keeps rows unless they come from the shared blocks of small graphs
+// (their capacity is no larger) or enough are kept.
+func (s *spareRows) put(rows []Row) {
+	if cap(rows) > smallGraphRows && len(s.rows) < maxSpareRows {
+		s.rows = append(s.rows, rows[:0])
+	}
+}
+
+// take returns the smallest kept array with room for n rows, empty, or nil.
+func (s *spareRows) take(n int) []Row {
+	best := -1
+	for i, r := range s.rows {
+		if cap(r) >= n && (best < 0 || cap(r) < cap(s.rows[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	rows := s.rows[best]
+	last := len(s.rows) - 1
+	s.rows[best], s.rows[last] = s.rows[last], nil
+	s.rows = s.rows[:last]
 	return rows
 }
 
@@ -764,6 +806,7 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 // tensors marked. Figures are left to the analyze package, but for the
 // graphs kept as GraphDone (OnFinished).
 func (b *Builder) Finish() *Report {
+	b.spare = spareRows{}
 	gs := make([]*Graph, 0, len(b.graphs))
 	for _, g := range b.graphs {
 		gs = append(gs, g)
