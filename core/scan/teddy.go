@@ -70,6 +70,7 @@ func planTeddy(data []byte) *teddyPlan {
 	p := &teddyPlan{}
 	bucketOf := map[string]int{}
 	hits := newBucketEstimate(data)
+	defer hits.release()
 	for _, w := range ws {
 		win := string(w.marker[w.off : w.off+teddyWindow])
 		b, ok := bucketOf[win]
@@ -200,8 +201,15 @@ type bucketEstimate struct {
 	total float64
 }
 
+// pairTables keeps the 128 KiB pair tables of bucket estimates: every
+// buffer is planned, and a new table each time is memory zeroed and
+// backed for the first time.
+var pairTables = sync.Pool{New: func() any { return new([1 << 16]uint16) }}
+
 func newBucketEstimate(data []byte) *bucketEstimate {
-	e := &bucketEstimate{pairs: new([1 << 16]uint16)}
+	pairs := pairTables.Get().(*[1 << 16]uint16)
+	clear(pairs[:])
+	e := &bucketEstimate{pairs: pairs}
 	count := func(b []byte) {
 		for i := 0; i+1 < len(b); i++ {
 			e.pairs[pairIndex(b[i], b[i+1])]++
@@ -219,6 +227,12 @@ func newBucketEstimate(data []byte) *bucketEstimate {
 	}
 	e.total++
 	return e
+}
+
+// release returns e's table; e is not used after.
+func (e *bucketEstimate) release() {
+	pairTables.Put(e.pairs)
+	e.pairs = nil
 }
 
 // accepted lists the bytes that window position j of bucket b accepts,
