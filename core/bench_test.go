@@ -111,3 +111,35 @@ func BenchmarkTotalMix(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTotalFiles is "imas total DIR" over 64 MB of generated plog
+// files of each mix, as they lie in a folder: one process's rotated files
+// built chunk by chunk (large), sixteen processes read side by side and
+// merged by time (ranks), many small graphs finished as they end
+// (smallgraphs).
+func BenchmarkTotalFiles(b *testing.B) {
+	for _, mix := range []string{"large", "ranks", "smallgraphs"} {
+		b.Run(mix, func(b *testing.B) {
+			p, err := gen.ProfileByName(mix, 0, 64<<20)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dir := b.TempDir()
+			if _, err := gen.Generate(p, dir); err != nil {
+				b.Fatal(err)
+			}
+			srcs, _ := input.FromPaths([]string{dir})
+			var size int64
+			for _, s := range srcs {
+				size += s.Size
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := core.Analyze(context.Background(), srcs, core.Options{Summary: true, FiguresOnly: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"imas/core/gelog"
 	"imas/core/input"
@@ -52,6 +54,7 @@ type overlong struct {
 // line-start buffer, and the sizing of its next tape.
 type chunkScratch struct {
 	cand  []int
+	pool  *chunkPool // nil: every chunk gets new memory
 	tape  store.TapeSizer
 	hints int // graphs of the last chunk: its hints map is made that size
 	// records per 1024 candidate lines in the last chunk: the list of
@@ -77,9 +80,8 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 	set := &into.Set
 	// Sized for the usual mix (nearly all candidates are rows) so that
 	// neither grows.
-	r.items = make([]item, 0, nCand)
-	prefault.Slice(r.items)
-	r.tape = store.NewRowTape(sc.tape.Size(nCand))
+	r.items = sc.pool.itemList(nCand)
+	r.tape = sc.pool.tape(sc.tape.Size(nCand))
 	r.records = make([]gelog.Record, 0, nCand*sc.recordsPer1024/1024*9/8+16)
 	// A chunk of many small graphs would grow its hints map several times.
 	r.hints = make(map[model.HintKey]model.Hint, sc.hints)
@@ -169,6 +171,92 @@ func parseChunk(c *input.Chunk, file int32, maxLine int, sc *chunkScratch) *chun
 		sc.recordsPer1024 = (len(r.records)*1024 + nCand - 1) / nCand
 	}
 	return r
+}
+
+// A chunkPool keeps the row tapes and item lists of chunks whose records
+// are in the model, for the chunks parsed next. Fresh memory costs more
+// than the parse that fills it (zeroed, then backed by the kernel page by
+// page or by prefault); a chunk's tape and items are written in full and
+// read once, so those of a chunk the consumer let go serve the next one.
+// Only where nothing reads a chunk again (the stepwise build, which keeps
+// no chunk for a redo) are chunks put back.
+type chunkPool struct {
+	mu    sync.Mutex
+	tapes []*store.RowTape
+	items [][]item
+	// reused counts the tapes handed out again.
+	reused atomic.Int64
+}
+
+// maxPooled is the most tapes (and item lists) kept: the merge of files
+// read side by side lets chunks go in bursts.
+const maxPooled = 16
+
+// tape returns a tape of size sz, a kept one when it has room.
+func (p *chunkPool) tape(sz store.TapeSize) *store.RowTape {
+	if p != nil {
+		p.mu.Lock()
+		var t *store.RowTape
+		if n := len(p.tapes); n > 0 {
+			t = p.tapes[n-1]
+			p.tapes[n-1] = nil
+			p.tapes = p.tapes[:n-1]
+		}
+		p.mu.Unlock()
+		if t != nil && t.Reuse(sz) {
+			p.reused.Add(1)
+			return t
+		}
+		// Chunks differ a little in size: room for an eighth more rows
+		// lets the next ones reuse this tape.
+		sz.Rows += sz.Rows / 8
+	}
+	return store.NewRowTape(sz)
+}
+
+// itemList returns an empty item list with room for n items.
+func (p *chunkPool) itemList(n int) []item {
+	if p != nil {
+		p.mu.Lock()
+		var it []item
+		if k := len(p.items); k > 0 {
+			it = p.items[k-1]
+			p.items[k-1] = nil
+			p.items = p.items[:k-1]
+		}
+		p.mu.Unlock()
+		if cap(it) >= n {
+			return it[:0]
+		}
+		n += n / 8
+	}
+	it := make([]item, 0, n)
+	prefault.Slice(it)
+	return it
+}
+
+// put keeps the tape and items of r, whose records are all in the model
+// and which nothing reads again; r loses them.
+func (p *chunkPool) put(r *chunkResult) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if r.tape != nil && len(p.tapes) < maxPooled {
+		p.tapes = append(p.tapes, r.tape)
+	}
+	if r.items != nil && len(p.items) < maxPooled {
+		p.items = append(p.items, r.items)
+	}
+	p.mu.Unlock()
+	r.tape, r.items = nil, nil
+}
+
+// drop lets go of what the pool keeps.
+func (p *chunkPool) drop() {
+	p.mu.Lock()
+	p.tapes, p.items = nil, nil
+	p.mu.Unlock()
 }
 
 // addRows counts n Set rows of graph k in the chunk's size hints.

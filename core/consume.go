@@ -132,6 +132,7 @@ func (c *consumer) startMerge() {
 func (c *consumer) startStepwise() {
 	c.stepwise = true
 	c.merge = newMerger(c.b.Add)
+	c.merge.done = c.p.pool.put
 }
 
 // held is how many parsed chunks wait to be built: those in the merge,
@@ -329,6 +330,9 @@ func (c *consumer) build(s fileStream) {
 	for _, ch := range s.chunks {
 		for _, it := range ch.items {
 			feed(c.rd, &c.row, s.file, ch, it, c.b.Add)
+		}
+		if c.stepwise {
+			c.p.pool.put(ch) // no redo reads it again
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"container/heap"
-
 	"imas/core/gelog"
 	"imas/core/store"
 )
@@ -44,6 +42,8 @@ type merger struct {
 	rd      *store.TapeReader
 	row     gelog.SetRow
 	add     func(gelog.Record)
+	// done, when set, is given each chunk whose records are all fed.
+	done func(*chunkResult)
 }
 
 func newMerger(add func(gelog.Record)) *merger {
@@ -67,7 +67,7 @@ func (m *merger) extend(file int32, ch *chunkResult) {
 		}
 		m.open[file] = c
 		c.chunks = append(c.chunks, ch)
-		heap.Push(&m.h, c)
+		m.h.add(c)
 		return
 	}
 	c.chunks = append(c.chunks, ch)
@@ -78,7 +78,7 @@ func (m *merger) extend(file int32, ch *chunkResult) {
 		if t := ch.items[0].time; t != 0 {
 			c.t = t
 		}
-		heap.Push(&m.h, c)
+		m.h.add(c)
 	}
 }
 
@@ -112,6 +112,9 @@ func (m *merger) feedWhole(file int32, ch *chunkResult, limit mergeKey) bool {
 	}
 	for _, it := range ch.items {
 		feed(m.rd, &m.row, file, ch, it, m.add)
+	}
+	if m.done != nil {
+		m.done(ch)
 	}
 	if c == nil {
 		c = &cursor{fileStream: fileStream{file: file}, open: true, starved: true}
@@ -151,12 +154,16 @@ func (m *merger) emitBefore(limit mergeKey) {
 		if it.ref < 0 {
 			ch.records[^it.ref] = nil // let the record go as soon as the model has it
 		}
-		if c.ii == len(ch.items)-1 {
-			m.held--
-		}
+		last := c.ii == len(ch.items)-1
 		if h.advance() && c.open {
 			c.starved = true
 			m.starved++
+		}
+		if last {
+			m.held--
+			if m.done != nil {
+				m.done(ch)
+			}
 		}
 	}
 }
@@ -169,12 +176,15 @@ type cursor struct {
 	open, starved bool
 }
 
+// recHeap is a binary min-heap of cursors by (t, file), written out for
+// its one element type: the merge moves it once per record, and
+// container/heap would call Less and Swap through an interface.
 type recHeap []*cursor
 
 // push adds a stream's cursor at its first record.
 func (h *recHeap) push(s fileStream) {
 	if len(s.chunks) > 0 {
-		heap.Push(h, &cursor{fileStream: s, t: s.chunks[0].items[0].time})
+		h.add(&cursor{fileStream: s, t: s.chunks[0].items[0].time})
 	}
 }
 
@@ -187,29 +197,66 @@ func (h *recHeap) advance() bool {
 		c.chunks[c.ci] = nil
 		c.ci, c.ii = c.ci+1, 0
 		if c.ci == len(c.chunks) {
-			heap.Pop(h)
+			h.removeHead()
 			return true
 		}
 	}
 	if t := c.chunks[c.ci].items[c.ii].time; t != 0 {
 		c.t = t
 	}
-	heap.Fix(h, 0)
+	h.down(0) // at the root, only down can move it
 	return false
 }
 
 func (h recHeap) Len() int { return len(h) }
-func (h recHeap) Less(i, j int) bool {
+
+func (h recHeap) less(i, j int) bool {
 	if h[i].t != h[j].t {
 		return h[i].t < h[j].t
 	}
 	return h[i].file < h[j].file
 }
-func (h recHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *recHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
-func (h *recHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// add inserts c.
+func (h *recHeap) add(c *cursor) {
+	*h = append(*h, c)
+	s := *h
+	for j := len(s) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !s.less(j, i) {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		j = i
+	}
+}
+
+// removeHead removes the head cursor.
+func (h *recHeap) removeHead() {
+	s := *h
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = nil
+	*h = s[:n]
+	h.down(0)
+}
+
+// down moves the cursor at i down to its place.
+func (h recHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }

@@ -79,7 +79,9 @@ type pipeline struct {
 	ahead    chan struct{}
 	consumer *consumer
 	consumed chan struct{}
-	sources  int // sources walked so far
+	// pool passes the memory of chunks built to the workers (chunkPool).
+	pool    *chunkPool
+	sources int // sources walked so far
 	// leaves of sources read in p.order beyond their first
 	extraLeaves int
 	// heads are the sources of the run with what their heads tell (Analyze
@@ -107,7 +109,7 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 	// is time"). The reader still runs ahead by one chunk per worker.
 	p := &pipeline{ctx: ctx, opt: opt, jobs: make(chan job),
 		consume: make(chan event, 64), consumed: make(chan struct{}),
-		ahead: make(chan struct{}, 2*opt.Workers+2)}
+		ahead: make(chan struct{}, 2*opt.Workers+2), pool: new(chunkPool)}
 	p.consumer = newConsumer(p)
 	go func() {
 		defer close(p.consumed)
@@ -117,7 +119,7 @@ func newPipeline(ctx context.Context, opt Options) *pipeline {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			var sc chunkScratch
+			sc := chunkScratch{pool: p.pool}
 			for j := range p.jobs {
 				r := p.parse(j, &sc)
 				j.chunk.Release()
@@ -257,6 +259,7 @@ func (p *pipeline) finish() (*model.Report, error) {
 		mergeByTime(c.streams, b.Add)
 	}
 	c.built = b
+	p.pool.drop() // the parsing is over
 	rep := b.R
 	rep.Tool = "imas " + Version
 	// Input-level diagnostics come first, then those of the records.

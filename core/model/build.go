@@ -25,19 +25,13 @@ type Builder struct {
 	instances map[nameKey]*instance
 	lastInst  map[int64]*instance // per pid: the instance most recently touched
 	seq       int
-	// Set rows come in runs of one graph: the graph of the previous row is
-	// reused while no instance changed since (gen counts the changes).
-	gen     int
-	lastSet struct {
-		gen          int
-		pid, memtype int64
-		name         string
-		g            *Graph
-		// backed: g.Rows[:backed] is memory the kernel has backed
-		// (prefault); rows past it are backed a step at a time as they
-		// come. cap(g.Rows) when not known.
-		backed int
-	}
+	// Set rows come in runs of one graph per process; the runs of
+	// processes that log at the same time interleave once their files are
+	// merged by time. So each process keeps the graph of its previous row
+	// (lastSets), reused while that process's compilations did not change
+	// (forgetSet).
+	lastSets []setRun
+	lastSet  int // the entry of lastSets used last
 
 	// run-log/debug-log duplicate detection; a figures-only build drops
 	// the statements older than dupKeep behind the latest (eventCut), once
@@ -50,6 +44,7 @@ type Builder struct {
 	hints map[HintKey]Hint
 	descs lifeDescs
 	small rowBlocks // rows of small graphs
+	spare spareRows // rows of finished graphs, for the next ones
 
 	// the load- and run-time families (docs/runtime.md) keep their state here
 	other *otherState
@@ -110,6 +105,54 @@ func (b *Builder) figuresOnly() bool { return b.OnFinished != nil }
 // MaxOpenGraphs is the most graphs that were created and not yet finished
 // (OnFinished) at any time of the build.
 func (b *Builder) MaxOpenGraphs() int { return b.maxOpen }
+
+// setRun is the graph a process's previous Set row went to.
+type setRun struct {
+	pid, memtype int64
+	name         string
+	g            *Graph // nil: forgotten
+	// backed: g.Rows[:backed] is memory the kernel has backed
+	// (prefault); rows past it are backed a step at a time as they
+	// come. cap(g.Rows) when not known.
+	backed int
+}
+
+// maxSetRuns is the most processes whose last graph is kept; more
+// processes logging at once only look their graph up more often.
+const maxSetRuns = 64
+
+// setRunOf returns the entry of process pid in lastSets, adding it (or
+// taking the place of another process's) when it has none.
+func (b *Builder) setRunOf(pid int64) *setRun {
+	if i := b.lastSet; i < len(b.lastSets) && b.lastSets[i].pid == pid {
+		return &b.lastSets[i]
+	}
+	for i := range b.lastSets {
+		if b.lastSets[i].pid == pid {
+			b.lastSet = i
+			return &b.lastSets[i]
+		}
+	}
+	i := len(b.lastSets)
+	if i < maxSetRuns {
+		b.lastSets = append(b.lastSets, setRun{pid: pid})
+	} else {
+		i = int(uint64(pid) % maxSetRuns)
+		b.lastSets[i] = setRun{pid: pid}
+	}
+	b.lastSet = i
+	return &b.lastSets[i]
+}
+
+// forgetSet drops the graph kept for process pid's Set rows: its
+// compilations changed (an instance was opened, closed or finished).
+func (b *Builder) forgetSet(pid int64) {
+	for i := range b.lastSets {
+		if b.lastSets[i].pid == pid {
+			b.lastSets[i].g = nil
+		}
+	}
+}
 
 type graphKey struct {
 	pid     int64
@@ -328,7 +371,7 @@ func (b *Builder) Add(rec gelog.Record) {
 // inst returns the current instance of (pid, name), opening a new
 // compilation when the current one is closed and open is requested.
 func (b *Builder) inst(pid int64, name string, reopen bool) *instance {
-	b.gen++
+	b.forgetSet(pid)
 	k := nameKey{pid, name}
 	in := b.instances[k]
 	if in == nil {
@@ -378,6 +421,8 @@ func (b *Builder) setLast(pid int64, in *instance) {
 		b.R.done.add(g, prev.pid, d)
 		delete(b.graphs, graphKey{prev.pid, prev.inst, g.MemType})
 		b.forgetHint(HintKey{prev.pid, prev.name(), g.MemType})
+		b.spare.put(g.Rows)
+		g.Rows = nil
 	}
 	prev.graphs = nil
 }
@@ -474,8 +519,47 @@ func (b *Builder) rowsFor(in *instance, memtype int64) []Row {
 	if n <= smallGraphRows {
 		return b.small.take(n)
 	}
+	if rows := b.spare.take(n); rows != nil {
+		return rows
+	}
 	rows := make([]Row, 0, n)
 	prefault.Slice(rows)
+	return rows
+}
+
+// spareRows keeps the row arrays of graphs handed to OnFinished, whose
+// rows nothing reads any more, for graphs opened later: a new array is
+// zeroed and backed by the kernel page by page, which costs more than
+// filling it, and processes compile graphs of like sizes again and again.
+// setRow writes every field of a row, so a kept row needs no clearing.
+type spareRows struct{ rows [][]Row }
+
+// maxSpareRows is the most arrays kept.
+const maxSpareRows = 8
+
+// put keeps rows unless they come from the shared blocks of small graphs
+// (their capacity is no larger) or enough are kept.
+func (s *spareRows) put(rows []Row) {
+	if cap(rows) > smallGraphRows && len(s.rows) < maxSpareRows {
+		s.rows = append(s.rows, rows[:0])
+	}
+}
+
+// take returns the smallest kept array with room for n rows, empty, or nil.
+func (s *spareRows) take(n int) []Row {
+	best := -1
+	for i, r := range s.rows {
+		if cap(r) >= n && (best < 0 || cap(r) < cap(s.rows[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	rows := s.rows[best]
+	last := len(s.rows) - 1
+	s.rows[best], s.rows[last] = s.rows[last], nil
+	s.rows = s.rows[:last]
 	return rows
 }
 
@@ -554,12 +638,12 @@ func (b *Builder) graphForAux(pid int64, name string, memtype int64, tid int64) 
 const rowBackStep = 4096
 
 func (b *Builder) addSet(r *gelog.SetRow) {
-	c := &b.lastSet
+	c := b.setRunOf(r.PID)
 	g := c.g
-	if g == nil || c.gen != b.gen || c.pid != r.PID || c.memtype != r.MemType || c.name != r.Graph {
+	if g == nil || c.memtype != r.MemType || c.name != r.Graph {
 		in := b.inst(r.PID, r.Graph, true)
 		g = b.graph(in, r.MemType, r.File, r.Line)
-		c.gen, c.pid, c.memtype, c.name, c.g = b.gen, r.PID, r.MemType, r.Graph, g
+		c.memtype, c.name, c.g = r.MemType, r.Graph, g
 		c.backed = cap(g.Rows)
 	}
 	if n := len(g.Rows); n == cap(g.Rows) {
@@ -668,7 +752,7 @@ func (b *Builder) addAfterAssign(r *gelog.AfterAssign) {
 	in.closed = true
 	in.summary = in.summary.add(r.MemType)
 	b.setLast(r.PID, in)
-	b.gen++
+	b.forgetSet(r.PID)
 	g := b.graph(in, r.MemType, r.File, r.Line)
 	g.HasSummary = true
 	g.SummaryPath, g.SummaryLine = b.Path(r.File), r.Line
@@ -736,6 +820,7 @@ func (b *Builder) addAppendWs(r *gelog.AppendWs) {
 // tensors marked. Figures are left to the analyze package, but for the
 // graphs kept as GraphDone (OnFinished).
 func (b *Builder) Finish() *Report {
+	b.spare = spareRows{}
 	gs := make([]*Graph, 0, len(b.graphs))
 	for _, g := range b.graphs {
 		gs = append(gs, g)

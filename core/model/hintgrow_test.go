@@ -23,7 +23,7 @@ func TestRowsGrowGeometricallyWithHints(t *testing.T) {
 		hints[k] = Hint{Rows: i + 2} // what the chunks read so far promise
 		b.Add(&gelog.SetRow{Meta: gelog.Meta{PID: 7, Line: int64(i + 1)}, Graph: "g", MemType: 2,
 			Node: "n", Kind: "output", Index: int64(i), Size: 512, RealSize: 512})
-		g := b.lastSet.g
+		g := b.setRunOf(7).g
 		if c := cap(g.Rows); c != lastCap {
 			grows++
 			lastCap = c
@@ -33,7 +33,7 @@ func TestRowsGrowGeometricallyWithHints(t *testing.T) {
 	if copied > 2*rows {
 		t.Errorf("%d rows copied while growing a graph of %d rows; want at most twice as many", copied, rows)
 	}
-	if got := len(b.lastSet.g.Rows); got != rows {
+	if got := len(b.setRunOf(7).g.Rows); got != rows {
 		t.Fatalf("graph has %d rows, want %d", got, rows)
 	}
 	if grows > 64 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,22 @@ func TestPlanTeddyAvoidsFrequentPairs(t *testing.T) {
 		return
 	}
 	t.Fatal("no Free block marker")
+}
+
+// TestPlanTeddyForgetsEarlierBuffers: a buffer's plan depends on that
+// buffer alone, whatever was planned before it (the pair tables are
+// reused from plan to plan).
+func TestPlanTeddyForgetsEarlierBuffers(t *testing.T) {
+	for i := range planTexts {
+		text := []byte(planTexts[i])
+		alone := planTeddy(text)
+		for j := range planTexts {
+			planTeddy([]byte(planTexts[j]))
+			if again := planTeddy(text); !reflect.DeepEqual(again, alone) {
+				t.Fatalf("plan of text %d after text %d differs from its plan alone", i, j)
+			}
+		}
+	}
 }
 
 // TestTeddyPlanFalseHits: the filter's nibble tables accept few positions

@@ -80,6 +80,24 @@ func NewRowTape(sz TapeSize) *RowTape {
 	return t
 }
 
+// Reuse empties t for a chunk of size sz, keeping its memory (already
+// backed), and reports whether its rows have room for sz's. A tape too
+// small is better let go than grown: growing copies its rows.
+func (t *RowTape) Reuse(sz TapeSize) bool {
+	if cap(t.rows) < sz.Rows {
+		return false
+	}
+	t.rows, t.text = t.rows[:0], t.text[:0]
+	clear(t.rare) // its strings are not kept alive by a tape in waiting
+	t.rare = t.rare[:0]
+	if cap(t.rare) < sz.Rare {
+		t.rare = make([]tapeRare, 0, sz.Rare)
+		prefault.Slice(t.rare)
+	}
+	t.maxRows = sz.MaxRows
+	return true
+}
+
 // Sizes returns the bytes of node names and the number of rare entries on
 // the tape, to size the next one.
 func (t *RowTape) Sizes() (text, rare int) { return len(t.text), len(t.rare) }

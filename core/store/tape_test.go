@@ -75,10 +75,18 @@ func TestTapeRoundTrip(t *testing.T) {
 	}
 	check("first pass")
 	// Append stores fields one by one into the slice's next element: over
-	// the rows of the first pass (the tape cut back, as the benchmarks do,
+	// the rows of the first pass (the tape reused, as for the next chunk,
 	// and the rows in another order) every field must still come out right.
 	rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	tape.rows, tape.text, tape.rare = tape.rows[:0], tape.text[:0], tape.rare[:0]
+	if tape.Reuse(TapeSize{Rows: cap(tape.rows) + 1}) {
+		t.Fatal("a tape reused for more rows than it has room for")
+	}
+	if !tape.Reuse(TapeSize{Rows: len(rows), Rare: cap(tape.rare) + 10, MaxRows: len(rows)}) {
+		t.Fatal("a tape with room not reused")
+	}
+	if tape.Len() != 0 || len(tape.text) != 0 || len(tape.rare) != 0 || cap(tape.rare) < 10 {
+		t.Fatalf("reused tape: %d rows, %d bytes of text, %d rare entries of room for %d", tape.Len(), len(tape.text), len(tape.rare), cap(tape.rare))
+	}
 	for i := range rows {
 		tape.Append(&rows[i])
 	}
