@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"sort"
+	"syscall"
 	"time"
 
 	"imas/core"
@@ -47,7 +48,8 @@ var commands = map[string]*command{}
 func register(c *command) { commands[c.name] = c }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM too, so that a stopped `imas report` removes its spill directory.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// IMAS_HUGEHEAP=1 lets a batch command's heap take huge pages (see
 	// internal/hugeheap). It is off by default: on VMs that report free
