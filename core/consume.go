@@ -100,7 +100,9 @@ func (c *consumer) newBuilder() *model.Builder {
 	case opt.Summary && opt.FiguresOnly:
 		b.OnFinished = analyze.NewEarly().Finish
 	case !opt.Summary && opt.Spill != nil:
-		b.PoolRows = opt.Spill
+		if s, ok := opt.Spill.(model.PoolRowStore); ok {
+			b.PoolRows = s
+		}
 		e := analyze.NewEarlyDetail()
 		b.OnSpill = func(gs []*model.Graph) {
 			e.Finish(gs)

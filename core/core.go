@@ -120,12 +120,13 @@ func analyzeWith(ctx context.Context, srcs iter.Seq[input.Source], opt Options) 
 }
 
 // RowSpill is a store that takes the rows of a report's finished graphs
-// and the pools' older allocation rows (Options.Spill; core/spill.Store is
-// the one on disk). Put moves g's rows into it; Err is its first error,
-// which fails the run.
+// (Options.Spill; core/spill.Store is the one on disk, core/rowpack the
+// page's in memory). Put moves g's rows into it; Err is its first error,
+// which fails the run. A store that is also a model.PoolRowStore takes the
+// pools' older allocation rows, and a model.AddrRowStore the operator
+// addresses; without them those stay in memory.
 type RowSpill interface {
 	model.RowStore
-	model.PoolRowStore
 	Put(g *model.Graph) error
 	Err() error
 }
