@@ -13,7 +13,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq >/dev/null
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [ ! -x node_modules/.bin/workerd ] || [ ! -d node_modules/puppeteer-core ]; then
-  echo "installing workerd and puppeteer-core (npm)..." >&2
+if [ ! -x node_modules/.bin/workerd ] || [ ! -d node_modules/puppeteer-core ] || [ ! -d node_modules/@gfx/zopfli ]; then
+  echo "installing workerd, puppeteer-core and zopfli (npm)..." >&2
   npm install --no-audit --no-fund --silent >/dev/null
 fi

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
@@ -35,8 +36,12 @@ type Inputs struct {
 	Style    string   // CSS
 	Scripts  []string // JS sources, in order; the first must be wasm_exec.js
 	Wasm     []byte   // the program, uncompressed
-	Vector   []byte   // the SIMD kernel (wasmsimd.Kernel)
-	Sample   []byte   // the "Try a sample" log, gzipped (Sample); none when empty
+	// WasmGzip, when set, is Wasm already gzipped by a stronger deflater
+	// than Go's (build.sh uses zopfli when npm's @gfx/zopfli is installed);
+	// Build checks that it inflates to Wasm.
+	WasmGzip []byte
+	Vector   []byte // the SIMD kernel (wasmsimd.Kernel)
+	Sample   []byte // the "Try a sample" log, gzipped (Sample); none when empty
 	Version  string
 }
 
@@ -52,15 +57,8 @@ func Build(in Inputs) (map[string][]byte, error) {
 	if len(in.Scripts) == 0 {
 		return nil, errors.New("no scripts")
 	}
-	var z bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	z, err := gzipWasm(in)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(in.Wasm); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
 		return nil, err
 	}
 	scripts := make([]string, len(in.Scripts))
@@ -91,6 +89,37 @@ func Build(in Inputs) (map[string][]byte, error) {
 // that automatic semicolon insertion is untouched. A script with a
 // template literal (a backtick) could hold such lines inside a string: it
 // is left as it is.
+// gzipWasm returns in.WasmGzip once it is known to inflate to in.Wasm,
+// else in.Wasm gzipped by Go at its best level.
+func gzipWasm(in Inputs) (*bytes.Buffer, error) {
+	if len(in.WasmGzip) > 0 {
+		zr, err := gzip.NewReader(bytes.NewReader(in.WasmGzip))
+		if err != nil {
+			return nil, fmt.Errorf("the gzipped wasm: %w", err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			return nil, fmt.Errorf("the gzipped wasm: %w", err)
+		}
+		if !bytes.Equal(got, in.Wasm) {
+			return nil, errors.New("the gzipped wasm does not inflate to the wasm")
+		}
+		return bytes.NewBuffer(in.WasmGzip), nil
+	}
+	var z bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(in.Wasm); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return &z, nil
+}
+
 func CompactScript(s string) string {
 	if strings.Contains(s, "`") {
 		return s
@@ -189,6 +218,7 @@ func main() {
 	wasmExec := flag.String("wasm-exec", "", "wasm_exec.js of the Go that built the wasm")
 	perfetto := flag.String("perfetto", "ui/perfetto/open.js", "the Open-in-Perfetto helper")
 	wasm := flag.String("wasm", "", "the program (uncompressed .wasm)")
+	wasmGzip := flag.String("wasm-gzip", "", "the program gzipped by another deflater (optional; checked against -wasm)")
 	out := flag.String("o", "public", "output directory")
 	version := flag.String("version", "dev", "version written into the page")
 	flag.Parse()
@@ -215,6 +245,9 @@ func main() {
 		Vector:  wasmsimd.Kernel(),
 		Sample:  sample,
 		Version: *version,
+	}
+	if *wasmGzip != "" {
+		in.WasmGzip = []byte(read(*wasmGzip))
 	}
 	files, err := Build(in)
 	if err != nil {

@@ -141,3 +141,26 @@ func TestCompactScript(t *testing.T) {
 		}
 	}
 }
+
+// A wasm gzipped elsewhere is inlined as given when it inflates to the
+// program, and refused when it does not.
+func TestWasmGzippedElsewhere(t *testing.T) {
+	in := inputs(t)
+	var z bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&z, gzip.NoCompression)
+	zw.Write(in.Wasm)
+	zw.Close()
+	in.WasmGzip = z.Bytes()
+	out, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out[WasmFile], in.WasmGzip) {
+		t.Error("the given gzip was not used")
+	}
+	in.WasmGzip = append([]byte(nil), z.Bytes()...)
+	in.Wasm = append(bytes.Clone(in.Wasm), '!')
+	if _, err := Build(in); err == nil {
+		t.Error("a gzip of another program was accepted")
+	}
+}
