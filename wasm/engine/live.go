@@ -76,7 +76,7 @@ func (l *Live) thin(n int) *Live {
 func (s *Session) At(slot string, i int, step int64) (*model.Peak, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, err := s.graph(slot, i)
+	g, err := s.rows(slot, i)
 	if err != nil {
 		return nil, err
 	}

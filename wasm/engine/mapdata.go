@@ -67,7 +67,7 @@ type mapRect struct {
 func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, err := s.graph(slot, i)
+	g, err := s.rows(slot, i)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"imas/core/export"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/core/rowpack"
 	"imas/internal/driver"
 )
 
@@ -30,9 +32,12 @@ const (
 	SlotBase = "base"
 )
 
-// Run is one analysed (or loaded) set of logs.
+// Run is one analysed (or loaded) set of logs. Its graphs' rows,
+// continuous lines, atomic pieces and live curves are in Rows, encoded
+// (Report.Spilled is Rows): read them through Report.WithRows.
 type Run struct {
 	Report  *model.Report
+	Rows    *rowpack.Store
 	Inputs  []string // names as the user gave them
 	Bytes   int64    // input bytes as given (compressed size for archives)
 	Seconds float64  // wall time of the analysis
@@ -41,6 +46,11 @@ type Run struct {
 
 // Session holds the runs and the per-graph caches of the tensor table. It is
 // safe for concurrent use: queries on one run go on while another is read.
+//
+// A run's rows stay encoded (Run.Rows); the graphs the page looks at are
+// decoded once and kept, the last loadedGraphs of them (the table, the map
+// and a tensor's details ask for the same graph in turn, the comparison
+// for the other run's).
 type Session struct {
 	// Parser, when set, parses the chunks of inputs of at least
 	// ParallelBytes in the page's parse workers, Parsers of them
@@ -52,9 +62,19 @@ type Session struct {
 
 	mu     sync.Mutex
 	runs   map[string]*Run
+	loaded []loadedGraph // most recently used last
 	orders map[orderKey][]int32
 	marks  map[graphRef]map[string]bool // tensor keys in conflicts
 }
+
+// loadedGraph is a graph with its rows decoded.
+type loadedGraph struct {
+	ref graphRef
+	g   *model.Graph
+}
+
+// loadedGraphs is how many decoded graphs a session keeps.
+const loadedGraphs = 2
 
 type graphRef struct {
 	slot  string
@@ -95,7 +115,8 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		run.Inputs = append(run.Inputs, src.Name)
 		run.Bytes += max(src.Size, 0)
 	}
-	opt := core.Options{Progress: progress}
+	rows := rowpack.New()
+	opt := core.Options{Progress: progress, Spill: rows}
 	if s.Parser != nil && s.Parsers > 0 && (run.Bytes >= ParallelBytes || s.alwaysParser) {
 		// Two chunks out per worker: one parsed, one waiting in its
 		// queue, so that no worker waits for the engine between chunks.
@@ -109,7 +130,15 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		}
 		return nil, err
 	}
-	run.Report, run.Loaded = rep, origin == driver.FromSavedReport
+	// The analysis puts each graph as soon as its compilation is finished;
+	// the graphs still open at the end of the input, and those of a saved
+	// report, are put here.
+	for _, g := range rep.Graphs {
+		rows.Put(g)
+	}
+	rows.Seal()
+	rep.Spilled = rows
+	run.Report, run.Rows, run.Loaded = rep, rows, origin == driver.FromSavedReport
 	run.Seconds = time.Since(start).Seconds()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -125,6 +154,7 @@ const ParallelBytes = 2 * input.ChunkSize
 // drop forgets slot and its caches.
 func (s *Session) drop(slot string) {
 	delete(s.runs, slot)
+	s.loaded = slices.DeleteFunc(s.loaded, func(l loadedGraph) bool { return l.ref.slot == slot })
 	for k := range s.orders {
 		if k.slot == slot {
 			delete(s.orders, k)
@@ -146,6 +176,37 @@ func (s *Session) graph(slot string, i int) (*model.Graph, error) {
 		return nil, fmt.Errorf("no graph %d", i)
 	}
 	return run.Report.Graphs[i], nil
+}
+
+// rows returns graph i of slot with its rows, decoded (or kept from an
+// earlier call). The orders of the tensor table are kept for the graphs
+// kept.
+func (s *Session) rows(slot string, i int) (*model.Graph, error) {
+	g, err := s.graph(slot, i)
+	if err != nil {
+		return nil, err
+	}
+	ref := graphRef{slot, i}
+	if k := slices.IndexFunc(s.loaded, func(l loadedGraph) bool { return l.ref == ref }); k >= 0 {
+		l := s.loaded[k]
+		s.loaded = append(slices.Delete(s.loaded, k, k+1), l)
+		return l.g, nil
+	}
+	full, err := s.runs[slot].Report.WithRows(g)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.loaded) == loadedGraphs {
+		old := s.loaded[0].ref
+		for k := range s.orders {
+			if k.graphRef == old {
+				delete(s.orders, k)
+			}
+		}
+		s.loaded = slices.Delete(s.loaded, 0, 1)
+	}
+	s.loaded = append(s.loaded, loadedGraph{ref, full})
+	return full, nil
 }
 
 // conflicted returns the tensor keys that take part in a conflict of graph i.

@@ -103,7 +103,7 @@ func (s *Session) order(ref graphRef, g *model.Graph, sort string) ([]int32, err
 func (s *Session) Tensors(q TensorQuery) (*TensorPage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, err := s.graph(q.Slot, q.Graph)
+	g, err := s.rows(q.Slot, q.Graph)
 	if err != nil {
 		return nil, err
 	}
