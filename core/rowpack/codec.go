@@ -40,36 +40,19 @@ const (
 type encoder struct {
 	b     []byte
 	names *names
-	// last name of each kind of field, with its number: consecutive rows
-	// mostly repeat them, and a repeat costs a string comparison, not a
-	// hash.
-	last [nameFields]struct {
+	// last name of each kind of field (the k-th name a row or a line
+	// writes), with its number: consecutive rows mostly repeat them, and a
+	// repeat costs a string comparison, not a hash.
+	last [rowNames]struct {
 		s  string
 		id uint32
+		_  [0]func() // not comparable: no equality code is made for it
 	}
+	lastNode string
+	nodeID   uint32
 }
 
-const (
-	nNode = iota
-	nOpType
-	nKind
-	nStreamDesc
-	nBatch
-	nBlockType
-	nOther
-	nameFields
-)
-
-func (e *encoder) name(field int, s string) {
-	l := &e.last[field]
-	if s != l.s {
-		l.s, l.id = s, e.names.id(s)
-	}
-	e.b = binary.AppendUvarint(e.b, uint64(l.id))
-}
-
-func (e *encoder) int(v int64) { e.b = binary.AppendVarint(e.b, v) }
-
+//go:noinline
 func (e *encoder) len(isNil bool, n int) {
 	if isNil {
 		e.b = append(e.b, 0)
@@ -94,7 +77,16 @@ func zeroOne(vs ...int8) bool {
 	return true
 }
 
-// encodeGraph appends g's segment to e.b.
+// rowInts and rowNames are how many integers and names every row has.
+// Numbers and names are written and read by loops that are not inlined:
+// one copy of the varint code in the page's WebAssembly, not one per
+// field (each copy of an append there is some hundred bytes).
+const (
+	rowInts  = 14
+	rowNames = 5
+)
+
+// graph appends g's segment to e.b.
 func (e *encoder) graph(g *model.Graph) {
 	e.len(g.Rows == nil, len(g.Rows))
 	var node uint32
@@ -109,78 +101,60 @@ func (e *encoder) graph(g *model.Graph) {
 				bit(r.Continuous == 1, fContinuous) | bit(r.SameStream == 1, fSameStream)
 		}
 		e.b = binary.AppendUvarint(e.b, f)
-		id := e.last[nNode].id
-		if r.Node != e.last[nNode].s {
-			id = e.names.id(r.Node)
-			e.last[nNode].s, e.last[nNode].id = r.Node, id
+		if r.Node != e.lastNode {
+			e.lastNode, e.nodeID = r.Node, e.names.id(r.Node)
 		}
-		e.int(int64(id) - int64(node))
-		node = id
-		e.name(nOpType, r.OpType)
-		e.name(nKind, r.Kind)
-		e.int(r.Index)
-		e.int(r.Offset)
-		e.int(r.Stream)
-		e.name(nStreamDesc, r.StreamDesc)
-		e.int(r.MemType)
-		e.int(r.Size)
-		e.int(r.Size - r.RealSize)
-		e.int(r.NoAlign - r.RealSize)
-		e.int(r.LifeBegin)
-		e.int(r.LifeEnd - r.LifeBegin)
+		id := e.nodeID
+		ints := [rowInts]int64{int64(id) - int64(node), r.Index, r.Offset, r.Stream, r.MemType, r.Size,
+			r.Size - r.RealSize, r.NoAlign - r.RealSize, r.LifeBegin, r.LifeEnd - r.LifeBegin, r.Child,
+			int64(r.ChildParts), int64(r.File) - int64(file), r.Line - line}
+		e.ints(ints[:])
+		node, file, line = id, r.File, r.Line
+		e.strs(r.OpType, r.Kind, r.StreamDesc, r.Batch, r.BlockType)
 		if r.LifeDesc != nil {
-			e.name(nOther, r.LifeDesc[0])
-			e.name(nOther, r.LifeDesc[1])
+			e.strs(r.LifeDesc[0], r.LifeDesc[1])
 		}
-		e.int(r.Child)
 		if !narrow {
-			for _, v := range [...]int8{r.Reuse, r.Continuous, r.ZeroCopy, r.SameStream, r.IsRef} {
-				e.int(int64(v))
-			}
+			e.ints([]int64{int64(r.Reuse), int64(r.Continuous), int64(r.ZeroCopy), int64(r.SameStream), int64(r.IsRef)})
 		}
-		e.name(nBatch, r.Batch)
-		e.name(nBlockType, r.BlockType)
-		e.int(int64(r.ChildParts))
-		e.int(int64(r.File) - int64(file))
-		e.int(r.Line - line)
-		file, line = r.File, r.Line
 	}
 	e.len(g.Reassign == nil, len(g.Reassign))
 	for i := range g.Reassign {
 		r := &g.Reassign[i]
-		e.name(nNode, r.Node)
-		e.name(nOpType, r.OpType)
-		e.name(nOther, r.Dir)
-		e.name(nKind, r.Kind)
-		e.int(r.Index)
-		e.int(r.Offset)
-		e.int(r.Stream)
-		e.int(r.MemType)
-		e.int(r.Size)
-		e.int(r.Size - r.RealSize)
-		e.b = append(e.b, byte(bit(r.NoPadding, 1)))
-		e.name(nOther, r.Variant)
-		e.int(r.Line)
+		e.strs(r.Node, r.OpType, r.Dir, r.Kind, r.Variant)
+		e.ints([]int64{r.Index, r.Offset, r.Stream, r.MemType, r.Size, r.Size - r.RealSize, int64(bit(r.NoPadding, 1)), r.Line})
 	}
 	e.len(g.AtomicPieces == nil, len(g.AtomicPieces))
 	for i := range g.AtomicPieces {
 		a := &g.AtomicPieces[i]
-		e.name(nNode, a.Node)
-		e.name(nOpType, a.OpType)
-		e.name(nOther, a.What)
-		e.name(nKind, a.Kind)
-		e.int(a.Index)
-		e.int(a.Offset)
-		e.int(a.Stream)
-		e.int(a.Size)
-		e.int(a.Size - a.RealSize)
-		e.int(a.Line)
+		e.strs(a.Node, a.OpType, a.What, a.Kind)
+		e.ints([]int64{a.Index, a.Offset, a.Stream, a.Size, a.Size - a.RealSize, a.Line})
 	}
-	e.b = append(e.b, byte(bit(g.Live != nil, 1)))
+	e.len(g.Live == nil, 0)
 	if g.Live != nil {
 		e.curve(g.Live.Steps)
 		e.curve(g.Live.Reusable)
 		e.curve(g.Live.Counted)
+	}
+}
+
+//go:noinline
+func (e *encoder) ints(vs []int64) {
+	for _, v := range vs {
+		e.b = binary.AppendVarint(e.b, v)
+	}
+}
+
+// strs writes names, the k-th as the k-th kind of name field.
+//
+//go:noinline
+func (e *encoder) strs(vs ...string) {
+	for k, s := range vs {
+		l := &e.last[k]
+		if s != l.s {
+			l.s, l.id = s, e.names.id(s)
+		}
+		e.b = binary.AppendUvarint(e.b, uint64(l.id))
 	}
 }
 
@@ -190,7 +164,7 @@ func (e *encoder) curve(vs []int64) {
 	e.len(vs == nil, len(vs))
 	var prev int64
 	for _, v := range vs {
-		e.int(v - prev)
+		e.b = binary.AppendVarint(e.b, v-prev)
 		prev = v
 	}
 }
@@ -213,11 +187,16 @@ func (d *decoder) fail() {
 }
 
 func (d *decoder) uint() uint64 {
-	// Most numbers of a row fit one byte.
+	// Most numbers of a row fit one byte; the others take the call.
 	if d.p < len(d.b) && d.b[d.p] < 0x80 {
 		d.p++
 		return uint64(d.b[d.p-1])
 	}
+	return d.uvarint()
+}
+
+//go:noinline
+func (d *decoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b[d.p:])
 	if n <= 0 {
 		d.fail()
@@ -243,6 +222,8 @@ func (d *decoder) name() string {
 
 // len returns a slice length and whether the slice is nil; a length the
 // remaining bytes cannot hold (one byte per element at least) is corrupt.
+//
+//go:noinline
 func (d *decoder) len() (int, bool) {
 	v := d.uint()
 	if v == 0 {
@@ -255,15 +236,6 @@ func (d *decoder) len() (int, bool) {
 	return int(v - 1), false
 }
 
-func (d *decoder) byte() byte {
-	if d.p >= len(d.b) {
-		d.fail()
-		return 0
-	}
-	d.p++
-	return d.b[d.p-1]
-}
-
 // decodeGraph sets g's Rows, Reassign, AtomicPieces and Live from segment
 // b, whose names are in t.
 func decodeGraph(b []byte, t *table, g *model.Graph) error {
@@ -274,38 +246,38 @@ func decodeGraph(b []byte, t *table, g *model.Graph) error {
 		var node, line int64
 		var file int32
 		for i := range g.Rows {
-			r := &g.Rows[i]
 			f := d.uint()
-			node += d.int()
+			var v [rowInts]int64
+			d.ints(v[:])
+			node += v[0]
 			if node < 0 || node >= int64(len(t.refs)) {
 				d.fail()
 				node = 0
 			}
-			r.Node = t.str(uint32(node))
-			r.OpType, r.Kind = d.name(), d.name()
-			r.Index, r.Offset, r.Stream = d.int(), d.int(), d.int()
-			r.StreamDesc = d.name()
-			r.MemType, r.Size = d.int(), d.int()
-			r.RealSize = r.Size - d.int()
-			r.NoAlign = r.RealSize + d.int()
-			r.LifeBegin = d.int()
-			r.LifeEnd = r.LifeBegin + d.int()
+			file += int32(v[12])
+			line += v[13]
+			var n [rowNames]string
+			d.strs(n[:])
+			var life *[2]string
 			if f&fLifeDesc != 0 {
-				r.LifeDesc = &[2]string{d.name(), d.name()}
+				life = new([2]string)
+				d.strs(life[:])
 			}
-			r.Child = d.int()
+			// The five flags: as bits of f, or whole after the names.
+			w := [5]int64{int64(f / fReuse & 1), int64(f / fContinuous & 1), int64(f / fZeroCopy & 1),
+				int64(f / fSameStream & 1), int64(f / fIsRef & 1)}
 			if f&fWide != 0 {
-				r.Reuse, r.Continuous, r.ZeroCopy, r.SameStream, r.IsRef = int8(d.int()), int8(d.int()), int8(d.int()), int8(d.int()), int8(d.int())
-			} else {
-				r.Reuse, r.Continuous, r.ZeroCopy = int8(f/fReuse&1), int8(f/fContinuous&1), int8(f/fZeroCopy&1)
-				r.SameStream, r.IsRef = int8(f/fSameStream&1), int8(f/fIsRef&1)
+				d.ints(w[:])
 			}
-			r.Batch, r.BlockType = d.name(), d.name()
-			r.Pool, r.Counted = f&fPool != 0, f&fCounted != 0
-			r.ChildParts = int8(d.int())
-			file += int32(d.int())
-			line += d.int()
-			r.File, r.Line = file, line
+			real := v[5] - v[6]
+			// One store of the whole row: a field at a time costs a write
+			// barrier check per string, in code and in time.
+			g.Rows[i] = model.Row{Node: t.str(uint32(node)), OpType: n[0], Kind: n[1], Index: v[1], Offset: v[2],
+				Stream: v[3], StreamDesc: n[2], MemType: v[4], Size: v[5], RealSize: real, NoAlign: real + v[7],
+				LifeBegin: v[8], LifeEnd: v[8] + v[9], LifeDesc: life, Child: v[10],
+				Reuse: int8(w[0]), Continuous: int8(w[1]), ZeroCopy: int8(w[2]), SameStream: int8(w[3]), IsRef: int8(w[4]),
+				Batch: n[3], BlockType: n[4], Pool: f&fPool != 0, Counted: f&fCounted != 0,
+				ChildParts: int8(v[11]), File: file, Line: line}
 			if d.err != nil {
 				return d.err
 			}
@@ -315,34 +287,49 @@ func decodeGraph(b []byte, t *table, g *model.Graph) error {
 	if n, isNil := d.len(); !isNil {
 		g.Reassign = make([]model.Reassign, n)
 		for i := range g.Reassign {
-			r := &g.Reassign[i]
-			r.Node, r.OpType, r.Dir, r.Kind = d.name(), d.name(), d.name(), d.name()
-			r.Index, r.Offset, r.Stream, r.MemType, r.Size = d.int(), d.int(), d.int(), d.int(), d.int()
-			r.RealSize = r.Size - d.int()
-			r.NoPadding = d.byte() != 0
-			r.Variant = d.name()
-			r.Line = d.int()
+			var n [5]string
+			var v [8]int64
+			d.strs(n[:])
+			d.ints(v[:])
+			g.Reassign[i] = model.Reassign{Node: n[0], OpType: n[1], Dir: n[2], Kind: n[3], Variant: n[4],
+				Index: v[0], Offset: v[1], Stream: v[2], MemType: v[3], Size: v[4], RealSize: v[4] - v[5],
+				NoPadding: v[6] != 0, Line: v[7]}
 		}
 	}
 	g.AtomicPieces = nil
 	if n, isNil := d.len(); !isNil {
 		g.AtomicPieces = make([]model.AtomicPiece, n)
 		for i := range g.AtomicPieces {
-			a := &g.AtomicPieces[i]
-			a.Node, a.OpType, a.What, a.Kind = d.name(), d.name(), d.name(), d.name()
-			a.Index, a.Offset, a.Stream, a.Size = d.int(), d.int(), d.int(), d.int()
-			a.RealSize = a.Size - d.int()
-			a.Line = d.int()
+			var n [4]string
+			var v [6]int64
+			d.strs(n[:])
+			d.ints(v[:])
+			g.AtomicPieces[i] = model.AtomicPiece{Node: n[0], OpType: n[1], What: n[2], Kind: n[3],
+				Index: v[0], Offset: v[1], Stream: v[2], Size: v[3], RealSize: v[3] - v[4], Line: v[5]}
 		}
 	}
 	g.Live = nil
-	if d.byte() != 0 {
+	if _, isNil := d.len(); !isNil {
 		g.Live = &model.LiveCurve{Steps: d.curve(), Reusable: d.curve(), Counted: d.curve()}
 	}
 	if d.err == nil && d.p != len(d.b) {
 		d.err = errCorrupt
 	}
 	return d.err
+}
+
+//go:noinline
+func (d *decoder) ints(v []int64) {
+	for k := range v {
+		v[k] = d.int()
+	}
+}
+
+//go:noinline
+func (d *decoder) strs(v []string) {
+	for k := range v {
+		v[k] = d.name()
+	}
 }
 
 func (d *decoder) curve() []int64 {

@@ -57,8 +57,8 @@ func New() *Store {
 // as it is (it holds none of those any more).
 func (s *Store) Put(g *model.Graph) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if _, ok := s.segs[g]; ok {
+		s.mu.Unlock()
 		return nil
 	}
 	s.enc.b = s.enc.b[:0]
@@ -73,6 +73,7 @@ func (s *Store) Put(g *model.Graph) error {
 	s.stats.Rows += int64(len(g.Rows))
 	s.stats.SegmentBytes += int64(len(b))
 	g.Rows, g.Reassign, g.AtomicPieces, g.Live = nil, nil, nil, nil
+	s.mu.Unlock()
 	return nil
 }
 
@@ -105,8 +106,8 @@ func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
 // Holds reports whether g's rows are in the store.
 func (s *Store) Holds(g *model.Graph) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	_, ok := s.segs[g]
+	s.mu.Unlock()
 	return ok
 }
 
@@ -120,8 +121,9 @@ func (s *Store) Rows(g *model.Graph) int {
 // store or in g.
 func (s *Store) Lengths(g *model.Graph) (rows, reassign, pieces int) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if seg, ok := s.segs[g]; ok {
+	seg, ok := s.segs[g]
+	s.mu.Unlock()
+	if ok {
 		return seg.rows, seg.reassign, seg.pieces
 	}
 	return len(g.Rows), len(g.Reassign), len(g.AtomicPieces)
@@ -131,24 +133,25 @@ func (s *Store) Lengths(g *model.Graph) (rows, reassign, pieces int) {
 // once every graph is put (a later Put builds it again).
 func (s *Store) Seal() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.names.seal()
 	s.enc = encoder{names: &s.names}
+	s.mu.Unlock()
 }
 
 // Stats returns what the store holds now.
 func (s *Store) Stats() Stats {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.stats
 	st.Names = len(s.names.refs) - 1
 	st.NameBytes = s.names.size()
+	s.mu.Unlock()
 	return st
 }
 
 // Err is the first error a Load met (a segment that does not decode).
 func (s *Store) Err() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
+	err := s.err
+	s.mu.Unlock()
+	return err
 }

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -48,7 +47,7 @@ type Run struct {
 // safe for concurrent use: queries on one run go on while another is read.
 //
 // A run's rows stay encoded (Run.Rows); the graphs the page looks at are
-// decoded once and kept, the last loadedGraphs of them (the table, the map
+// decoded once and kept, the last two of them (the table, the map
 // and a tensor's details ask for the same graph in turn, the comparison
 // for the other run's).
 type Session struct {
@@ -62,7 +61,7 @@ type Session struct {
 
 	mu     sync.Mutex
 	runs   map[string]*Run
-	loaded []loadedGraph // most recently used last
+	loaded [2]loadedGraph // the last used last
 	orders map[orderKey][]int32
 	marks  map[graphRef]map[string]bool // tensor keys in conflicts
 }
@@ -71,10 +70,8 @@ type Session struct {
 type loadedGraph struct {
 	ref graphRef
 	g   *model.Graph
+	_   [0]func() // not comparable: no equality code is made for it
 }
-
-// loadedGraphs is how many decoded graphs a session keeps.
-const loadedGraphs = 2
 
 type graphRef struct {
 	slot  string
@@ -154,7 +151,11 @@ const ParallelBytes = 2 * input.ChunkSize
 // drop forgets slot and its caches.
 func (s *Session) drop(slot string) {
 	delete(s.runs, slot)
-	s.loaded = slices.DeleteFunc(s.loaded, func(l loadedGraph) bool { return l.ref.slot == slot })
+	for k := range s.loaded {
+		if s.loaded[k].ref.slot == slot {
+			s.loaded[k] = loadedGraph{}
+		}
+	}
 	for k := range s.orders {
 		if k.slot == slot {
 			delete(s.orders, k)
@@ -187,25 +188,26 @@ func (s *Session) rows(slot string, i int) (*model.Graph, error) {
 		return nil, err
 	}
 	ref := graphRef{slot, i}
-	if k := slices.IndexFunc(s.loaded, func(l loadedGraph) bool { return l.ref == ref }); k >= 0 {
-		l := s.loaded[k]
-		s.loaded = append(slices.Delete(s.loaded, k, k+1), l)
-		return l.g, nil
+	last := &s.loaded[len(s.loaded)-1]
+	for k := range s.loaded {
+		if l := s.loaded[k]; l.g != nil && l.ref == ref {
+			s.loaded[k], *last = *last, l
+			return l.g, nil
+		}
 	}
 	full, err := s.runs[slot].Report.WithRows(g)
 	if err != nil {
 		return nil, err
 	}
-	if len(s.loaded) == loadedGraphs {
-		old := s.loaded[0].ref
+	if old := s.loaded[0]; old.g != nil {
 		for k := range s.orders {
-			if k.graphRef == old {
+			if k.graphRef == old.ref {
 				delete(s.orders, k)
 			}
 		}
-		s.loaded = slices.Delete(s.loaded, 0, 1)
 	}
-	s.loaded = append(s.loaded, loadedGraph{ref, full})
+	copy(s.loaded[:], s.loaded[1:])
+	*last = loadedGraph{ref: ref, g: full}
 	return full, nil
 }
 
