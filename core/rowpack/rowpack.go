@@ -129,6 +129,26 @@ func (s *Store) Lengths(g *model.Graph) (rows, reassign, pieces int) {
 	return len(g.Rows), len(g.Reassign), len(g.AtomicPieces)
 }
 
+// Retain drops the graphs put that are not in gs: an analysis may build a
+// part of the model twice (when files interleave in time; core's merge),
+// and the graphs of the build it did not keep are put too.
+func (s *Store) Retain(gs []*model.Graph) {
+	keep := make(map[*model.Graph]bool, len(gs))
+	for _, g := range gs {
+		keep[g] = true
+	}
+	s.mu.Lock()
+	for g, seg := range s.segs {
+		if !keep[g] {
+			delete(s.segs, g)
+			s.stats.Graphs--
+			s.stats.Rows -= int64(seg.rows)
+			s.stats.SegmentBytes -= int64(len(seg.b))
+		}
+	}
+	s.mu.Unlock()
+}
+
 // Seal lets the table of names go that Put needs to number them: call it
 // once every graph is put (a later Put builds it again).
 func (s *Store) Seal() {

@@ -143,6 +143,12 @@ func TestNamesKeptOnce(t *testing.T) {
 	if st := s.Stats(); st.Names != 5 || st.Graphs != 3 || st.Rows != 6 {
 		t.Errorf("stats %+v, want 5 names (shared, Add, own0..2), 3 graphs, 6 rows", st)
 	}
+	kept := &model.Graph{Rows: []model.Row{{Node: "kept"}}}
+	s.Put(kept)
+	s.Retain([]*model.Graph{kept})
+	if st := s.Stats(); st.Graphs != 1 || st.Rows != 1 || !s.Holds(kept) {
+		t.Errorf("after Retain: stats %+v, want the one graph kept", st)
+	}
 	// Enough names to grow the index several times.
 	n := newNames()
 	ids := map[string]uint32{}

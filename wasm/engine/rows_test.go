@@ -141,6 +141,9 @@ func TestRowsOnlyEncoded(t *testing.T) {
 				if run.Report.Spilled != run.Rows {
 					t.Errorf("%s: the report does not read its rows from the run's store", slot)
 				}
+				if st := run.Rows.Stats(); st.Graphs != len(run.Report.Graphs) {
+					t.Errorf("%s: the store holds %d graphs, the report %d", slot, st.Graphs, len(run.Report.Graphs))
+				}
 				for _, g := range run.Report.Graphs {
 					if len(g.Rows)+len(g.Reassign)+len(g.AtomicPieces) != 0 || g.Live != nil || !run.Rows.Holds(g) {
 						t.Errorf("%s: graph %s holds its rows in memory (%d rows; in the store: %v)", slot, g.Graph, len(g.Rows), run.Rows.Holds(g))

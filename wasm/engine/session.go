@@ -133,6 +133,7 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 	for _, g := range rep.Graphs {
 		rows.Put(g)
 	}
+	rows.Retain(rep.Graphs)
 	rows.Seal()
 	rep.Spilled = rows
 	run.Report, run.Rows, run.Loaded = rep, rows, origin == driver.FromSavedReport
