@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"imas/core"
+	"imas/core/analyze"
 	"imas/core/export"
 	"imas/core/input"
+	"imas/core/model"
 	"imas/core/rowpack"
 	"imas/internal/driver"
 	"imas/internal/gen"
@@ -162,6 +165,56 @@ func TestRowsOnlyEncoded(t *testing.T) {
 			}
 			if c.runs[SlotBase] != nil && !bytes.Contains(got["diff"], []byte(`"movers"`)) {
 				t.Errorf("the comparison has no tensor movers: %.300s", got["diff"])
+			}
+		})
+	}
+}
+
+// millionGraph is a graph of n tensors, two a node, named as a deep
+// network's are.
+func millionGraph(n int) *model.Graph {
+	ops := []string{"MatMul", "Add", "Relu", "LayerNorm", "Softmax", "Transpose", "Cast"}
+	rows := make([]model.Row, n)
+	for i := range rows {
+		step := int64(i / 2)
+		rows[i] = model.Row{Node: fmt.Sprintf("model/layer_%d/block_%d/%s_%d", i/4000, i/40, ops[i/2%7], i/2),
+			OpType: ops[i/2%7], Kind: "output", Index: int64(i % 2), Offset: int64(i%4096) * 1024,
+			Stream: int64(i % 3), MemType: 2, Size: 1024 + int64(i%5)*512, RealSize: 1000 + int64(i%5)*512,
+			NoAlign: 1000 + int64(i%5)*512, LifeBegin: step, LifeEnd: step + int64(i%50), Reuse: 1, SameStream: 1,
+			Counted: true, ChildParts: 5, Line: int64(3 * i)}
+	}
+	g := &model.Graph{PID: "1", Graph: "million", MemType: 2, Rows: rows}
+	g.Live = analyze.Live(g)
+	return g
+}
+
+// BenchmarkSelectMillion is what choosing a graph of 10^6 tensors costs
+// the engine: its map and first tensor page, from rows held encoded (the
+// graph decoded first) and from rows in memory.
+func BenchmarkSelectMillion(b *testing.B) {
+	for _, encoded := range []bool{true, false} {
+		b.Run(fmt.Sprint("encoded=", encoded), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				g := millionGraph(1_000_000)
+				rep := &model.Report{Graphs: []*model.Graph{g}}
+				run := &Run{Report: rep, Rows: rowpack.New()}
+				if encoded {
+					run.Rows.Put(g)
+					run.Rows.Seal()
+					rep.Spilled = run.Rows
+				}
+				s := NewSession()
+				s.runs[SlotRun] = run
+				// As after an analysis: the rows put are no longer garbage.
+				runtime.GC()
+				b.StartTimer()
+				if _, _, err := s.Map(SlotRun, 0, "optype"); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Tensors(TensorQuery{Slot: SlotRun, PageSize: 50, Focus: -1}); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
