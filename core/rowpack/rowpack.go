@@ -133,19 +133,18 @@ func (s *Store) Lengths(g *model.Graph) (rows, reassign, pieces int) {
 // part of the model twice (when files interleave in time; core's merge),
 // and the graphs of the build it did not keep are put too.
 func (s *Store) Retain(gs []*model.Graph) {
-	keep := make(map[*model.Graph]bool, len(gs))
-	for _, g := range gs {
-		keep[g] = true
-	}
 	s.mu.Lock()
-	for g, seg := range s.segs {
-		if !keep[g] {
-			delete(s.segs, g)
-			s.stats.Graphs--
-			s.stats.Rows -= int64(seg.rows)
-			s.stats.SegmentBytes -= int64(len(seg.b))
+	kept := make(map[*model.Graph]segment, len(gs))
+	s.stats.Graphs, s.stats.Rows, s.stats.SegmentBytes = 0, 0, 0
+	for _, g := range gs {
+		if seg, ok := s.segs[g]; ok {
+			kept[g] = seg
+			s.stats.Graphs++
+			s.stats.Rows += int64(seg.rows)
+			s.stats.SegmentBytes += int64(len(seg.b))
 		}
 	}
+	s.segs = kept
 	s.mu.Unlock()
 }
 

@@ -61,16 +61,16 @@ type Session struct {
 
 	mu     sync.Mutex
 	runs   map[string]*Run
-	loaded [2]loadedGraph // the last used last
-	orders map[orderKey][]int32
+	loaded [2]*loadedGraph              // the last used last
 	marks  map[graphRef]map[string]bool // tensor keys in conflicts
 }
 
-// loadedGraph is a graph with its rows decoded.
+// loadedGraph is a graph with its rows decoded, and the orders of its
+// tensor table by column (cached: a sort of 10^6 rows is dear).
 type loadedGraph struct {
-	ref graphRef
-	g   *model.Graph
-	_   [0]func() // not comparable: no equality code is made for it
+	ref    graphRef
+	g      *model.Graph
+	orders map[string][]int32
 }
 
 type graphRef struct {
@@ -78,14 +78,9 @@ type graphRef struct {
 	graph int
 }
 
-type orderKey struct {
-	graphRef
-	sort string
-}
-
 // NewSession returns an empty session.
 func NewSession() *Session {
-	return &Session{runs: map[string]*Run{}, orders: map[orderKey][]int32{}, marks: map[graphRef]map[string]bool{}}
+	return &Session{runs: map[string]*Run{}, marks: map[graphRef]map[string]bool{}}
 }
 
 // ErrNoRun is returned by queries on a slot that holds nothing.
@@ -152,14 +147,9 @@ const ParallelBytes = 2 * input.ChunkSize
 // drop forgets slot and its caches.
 func (s *Session) drop(slot string) {
 	delete(s.runs, slot)
-	for k := range s.loaded {
-		if s.loaded[k].ref.slot == slot {
-			s.loaded[k] = loadedGraph{}
-		}
-	}
-	for k := range s.orders {
-		if k.slot == slot {
-			delete(s.orders, k)
+	for k, l := range s.loaded {
+		if l != nil && l.ref.slot == slot {
+			s.loaded[k] = nil
 		}
 	}
 	for k := range s.marks {
@@ -180,36 +170,37 @@ func (s *Session) graph(slot string, i int) (*model.Graph, error) {
 	return run.Report.Graphs[i], nil
 }
 
-// rows returns graph i of slot with its rows, decoded (or kept from an
-// earlier call). The orders of the tensor table are kept for the graphs
-// kept.
+// rows returns graph i of slot with its rows (loaded).
 func (s *Session) rows(slot string, i int) (*model.Graph, error) {
+	l, err := s.load(slot, i)
+	if err != nil {
+		return nil, err
+	}
+	return l.g, nil
+}
+
+// load returns graph i of slot with its rows, decoded, or kept from an
+// earlier call.
+func (s *Session) load(slot string, i int) (*loadedGraph, error) {
 	g, err := s.graph(slot, i)
 	if err != nil {
 		return nil, err
 	}
 	ref := graphRef{slot, i}
-	last := &s.loaded[len(s.loaded)-1]
-	for k := range s.loaded {
-		if l := s.loaded[k]; l.g != nil && l.ref == ref {
-			s.loaded[k], *last = *last, l
-			return l.g, nil
-		}
+	if l := s.loaded[1]; l != nil && l.ref == ref {
+		return l, nil
+	}
+	if l := s.loaded[0]; l != nil && l.ref == ref {
+		s.loaded[0], s.loaded[1] = s.loaded[1], l
+		return l, nil
 	}
 	full, err := s.runs[slot].Report.WithRows(g)
 	if err != nil {
 		return nil, err
 	}
-	if old := s.loaded[0]; old.g != nil {
-		for k := range s.orders {
-			if k.graphRef == old.ref {
-				delete(s.orders, k)
-			}
-		}
-	}
-	copy(s.loaded[:], s.loaded[1:])
-	*last = loadedGraph{ref: ref, g: full}
-	return full, nil
+	l := &loadedGraph{ref: ref, g: full, orders: map[string][]int32{}}
+	s.loaded[0], s.loaded[1] = s.loaded[1], l
+	return l, nil
 }
 
 // conflicted returns the tensor keys that take part in a conflict of graph i.
