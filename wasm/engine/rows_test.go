@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -120,7 +122,7 @@ func TestRowsOnlyEncoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
+	cases := []struct {
 		name string
 		runs map[string][]input.Source
 	}{
@@ -131,7 +133,19 @@ func TestRowsOnlyEncoded(t *testing.T) {
 		{"generated, compared", map[string][]input.Source{
 			SlotRun:  {input.BytesSource("new.log", large)},
 			SlotBase: {input.BytesSource("old.log", small)}}},
-	} {
+	}
+	// The real logs beside the worktree, when there (required in CI).
+	real, _ := input.FromPaths([]string{filepath.Join("..", "..", "..", "shared", "real-logs")})
+	if len(real) == 0 && os.Getenv("CI") != "" {
+		t.Fatal("no real logs (required in CI)")
+	}
+	if len(real) > 0 {
+		cases = append(cases, struct {
+			name string
+			runs map[string][]input.Source
+		}{"real logs", map[string][]input.Source{SlotRun: real}})
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := NewSession()
 			for slot, srcs := range c.runs {
