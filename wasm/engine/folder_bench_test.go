@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"imas/core/input"
 )
@@ -25,8 +26,27 @@ func BenchmarkSessionFolder(b *testing.B) {
 		for _, f := range files {
 			srcs = append(srcs, input.FileSource(f))
 		}
+		// The engine's soft limit, and the heap's peak while it works.
+		debug.SetMemoryLimit(512 << 20)
+		done, peak := make(chan bool), make(chan uint64)
+		go func() {
+			var top uint64
+			var ms runtime.MemStats
+			for {
+				select {
+				case <-done:
+					peak <- top
+					return
+				case <-time.After(20 * time.Millisecond):
+					runtime.ReadMemStats(&ms)
+					top = max(top, ms.HeapInuse)
+				}
+			}
+		}()
 		s := NewSession()
 		run, err := s.Analyze(context.Background(), SlotRun, srcs, nil)
+		done <- true
+		b.ReportMetric(float64(<-peak)/(1<<20), "peak-inuse-MB")
 		if err != nil {
 			b.Fatal(err)
 		}
