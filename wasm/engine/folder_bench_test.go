@@ -21,13 +21,14 @@ func BenchmarkSessionFolder(b *testing.B) {
 		b.Skip("IMAS_ENGINE_FOLDER not set")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	// The engine's soft limit in the page (serve_js.go).
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(512 << 20))
 	for i := 0; i < b.N; i++ {
 		var srcs []input.Source
 		for _, f := range files {
 			srcs = append(srcs, input.FileSource(f))
 		}
-		// The engine's soft limit, and the heap's peak while it works.
-		debug.SetMemoryLimit(512 << 20)
+		// The heap's peak while it works.
 		done, peak := make(chan bool), make(chan uint64)
 		go func() {
 			var top uint64
