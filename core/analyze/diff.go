@@ -36,20 +36,36 @@ type RunTensor struct {
 	RealSize int64  `json:"realsize"`
 }
 
-// RunOf summarises a report for Diff and Compare.
+// RunOf summarises a report that holds its rows for Diff and Compare
+// (RunWithRows reads them from the report's store).
 func RunOf(name string, rep *model.Report) *Run {
+	run, _ := runOf(name, rep, func(g *model.Graph) (*model.Graph, error) { return g, nil })
+	return run
+}
+
+// RunWithRows is RunOf for a report whose rows may be in a store
+// (model.Report.Spilled), read back one graph at a time.
+func RunWithRows(name string, rep *model.Report) (*Run, error) {
+	return runOf(name, rep, rep.WithRows)
+}
+
+func runOf(name string, rep *model.Report, withRows func(*model.Graph) (*model.Graph, error)) (*Run, error) {
 	run := &Run{Name: name, Graphs: make([]*RunGraph, 0, len(rep.Graphs))}
 	for _, g := range rep.Graphs {
 		rg := &RunGraph{PID: g.PID, Graph: g.Graph, MemType: g.MemType, Figures: g.Figures, Conflicts: len(g.Conflicts)}
 		rg.Policy, _ = g.Logged.Get("mop")
-		for i := range g.Rows {
-			if r := &g.Rows[i]; r.Counted {
+		full, err := withRows(g)
+		if err != nil {
+			return nil, err
+		}
+		for i := range full.Rows {
+			if r := &full.Rows[i]; r.Counted {
 				rg.Tensors = append(rg.Tensors, RunTensor{Key: r.Key(), OpType: r.OpType, Size: r.Size, RealSize: r.RealSize})
 			}
 		}
 		run.Graphs = append(run.Graphs, rg)
 	}
-	return run
+	return run, nil
 }
 
 // DiffResult compares two runs graph by graph.

@@ -14,7 +14,17 @@ func (s *Session) Diff() (*analyze.DiffResult, error) {
 	if base == nil || run == nil {
 		return nil, ErrNoRun
 	}
-	return analyze.Diff(analyze.RunOf(runName(base), base.Report), analyze.RunOf(runName(run), run.Report)), nil
+	// The rows are read from the stores one graph at a time, not through
+	// the session's decoded graphs: every graph of both runs is read once.
+	old, err := analyze.RunWithRows(runName(base), base.Report)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := analyze.RunWithRows(runName(run), run.Report)
+	if err != nil {
+		return nil, err
+	}
+	return analyze.Diff(old, cur), nil
 }
 
 func runName(r *Run) string { return strings.Join(r.Inputs, ", ") }

@@ -76,7 +76,7 @@ func (l *Live) thin(n int) *Live {
 func (s *Session) At(slot string, i int, step int64) (*model.Peak, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, err := s.graph(slot, i)
+	g, err := s.rows(slot, i)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func poolLiveTime(rows []model.PoolRow, origin int64) *Live {
 			frees = append(frees, free{r.End, r.FreeTime - origin, r.Size})
 		}
 	}
-	slices.SortStableFunc(frees, func(a, b free) int { return cmp.Compare(a.at, b.at) })
+	frees = stableSorted(frees, func(f *free) int64 { return f.at })
 	type level struct{ time, live int64 }
 	levels := make([]level, 0, len(rows)+len(frees))
 	var live int64
@@ -137,7 +137,7 @@ func poolLiveTime(rows []model.PoolRow, origin int64) *Live {
 		live -= frees[f].size
 		levels = append(levels, level{frees[f].time, live})
 	}
-	slices.SortStableFunc(levels, func(a, b level) int { return cmp.Compare(a.time, b.time) })
+	levels = stableSorted(levels, func(l *level) int64 { return l.time })
 	l := &Live{}
 	for k := 0; k < len(levels); {
 		t, top := levels[k].time, levels[k].live
@@ -154,4 +154,20 @@ func poolLiveTime(rows []model.PoolRow, origin int64) *Live {
 		k = j
 	}
 	return l.thin(LivePoints)
+}
+
+// stableSorted returns a copy of vs stably sorted by key. It sorts their
+// indexes: one copy of the sort in the page's WebAssembly for every
+// element type rather than one per type (some 7 KB each).
+func stableSorted[T any](vs []T, key func(*T) int64) []T {
+	idx := make([]int32, len(vs))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(key(&vs[a]), key(&vs[b])) })
+	out := make([]T, len(vs))
+	for j, i := range idx {
+		out[j] = vs[i]
+	}
+	return out
 }

@@ -67,7 +67,7 @@ type mapRect struct {
 func (s *Session) Map(slot string, i int, colorBy string) (*MapMeta, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, err := s.graph(slot, i)
+	g, err := s.rows(slot, i)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -241,14 +241,12 @@ func extent(meta *MapMeta, rs []mapRect) {
 //	[48N, 52N+4)   Uint32 label offsets (N+1) into the label bytes
 //	[52N+4, ...)   UTF-8 labels "name\nkind", appended by label(dst, row)
 func encodeMap(rs []mapRect, label func([]byte, int32) []byte) []byte {
-	slices.SortStableFunc(rs, func(a, b mapRect) int {
-		return cmp.Or(cmp.Compare(a.flags&FlagConflict, b.flags&FlagConflict), cmp.Compare(a.color, b.color))
-	})
 	n := len(rs)
 	buf := make([]byte, 52*n+4, 52*n+4+32*n)
 	le := binary.LittleEndian
 	text := buf[52*n+4:]
-	for k, r := range rs {
+	for k, i := range drawOrder(rs) {
+		r := &rs[i]
 		for j, v := range []int64{r.x0, r.x1, r.y0, r.y1} {
 			le.PutUint64(buf[32*k+8*j:], math.Float64bits(float64(v)))
 		}
@@ -260,6 +258,32 @@ func encodeMap(rs []mapRect, label func([]byte, int32) []byte) []byte {
 	}
 	le.PutUint32(buf[48*n+4*n:], uint32(len(text)))
 	return append(buf, text...)
+}
+
+// drawOrder is the order rectangles are drawn in: conflicts last, the
+// others grouped by colour, each group in the order of rs. Colours are few,
+// so it is a counting sort: linear, and no sort code of its own in the
+// page's WebAssembly.
+func drawOrder(rs []mapRect) []int32 {
+	colors := int32(1)
+	for i := range rs {
+		colors = max(colors, rs[i].color+1)
+	}
+	group := func(r *mapRect) int32 { return r.flags&FlagConflict*colors + max(r.color, 0) }
+	start := make([]int32, 2*colors+1)
+	for i := range rs {
+		start[group(&rs[i])+1]++
+	}
+	for g := 1; g < len(start); g++ {
+		start[g] += start[g-1]
+	}
+	order := make([]int32, len(rs))
+	for i := range rs {
+		g := group(&rs[i])
+		order[start[g]] = int32(i)
+		start[g]++
+	}
+	return order
 }
 
 // legendOf ranks the names of n items by the bytes they occupy and gives

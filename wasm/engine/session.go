@@ -20,6 +20,7 @@ import (
 	"imas/core/export"
 	"imas/core/input"
 	"imas/core/model"
+	"imas/core/rowpack"
 	"imas/internal/driver"
 )
 
@@ -30,9 +31,12 @@ const (
 	SlotBase = "base"
 )
 
-// Run is one analysed (or loaded) set of logs.
+// Run is one analysed (or loaded) set of logs. Its graphs' rows,
+// continuous lines, atomic pieces and live curves are in Rows, encoded
+// (Report.Spilled is Rows): read them through Report.WithRows.
 type Run struct {
 	Report  *model.Report
+	Rows    *rowpack.Store
 	Inputs  []string // names as the user gave them
 	Bytes   int64    // input bytes as given (compressed size for archives)
 	Seconds float64  // wall time of the analysis
@@ -41,6 +45,11 @@ type Run struct {
 
 // Session holds the runs and the per-graph caches of the tensor table. It is
 // safe for concurrent use: queries on one run go on while another is read.
+//
+// A run's rows stay encoded (Run.Rows); the graphs the page looks at are
+// decoded once and kept, the last two of them (the table, the map
+// and a tensor's details ask for the same graph in turn, the comparison
+// for the other run's).
 type Session struct {
 	// Parser, when set, parses the chunks of inputs of at least
 	// ParallelBytes in the page's parse workers, Parsers of them
@@ -52,8 +61,16 @@ type Session struct {
 
 	mu     sync.Mutex
 	runs   map[string]*Run
-	orders map[orderKey][]int32
+	loaded [2]*loadedGraph              // the last used last
 	marks  map[graphRef]map[string]bool // tensor keys in conflicts
+}
+
+// loadedGraph is a graph with its rows decoded, and the orders of its
+// tensor table by column (cached: a sort of 10^6 rows is dear).
+type loadedGraph struct {
+	ref    graphRef
+	g      *model.Graph
+	orders map[string][]int32
 }
 
 type graphRef struct {
@@ -61,14 +78,9 @@ type graphRef struct {
 	graph int
 }
 
-type orderKey struct {
-	graphRef
-	sort string
-}
-
 // NewSession returns an empty session.
 func NewSession() *Session {
-	return &Session{runs: map[string]*Run{}, orders: map[orderKey][]int32{}, marks: map[graphRef]map[string]bool{}}
+	return &Session{runs: map[string]*Run{}, marks: map[graphRef]map[string]bool{}}
 }
 
 // ErrNoRun is returned by queries on a slot that holds nothing.
@@ -95,7 +107,8 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		run.Inputs = append(run.Inputs, src.Name)
 		run.Bytes += max(src.Size, 0)
 	}
-	opt := core.Options{Progress: progress}
+	rows := rowpack.New()
+	opt := core.Options{Progress: progress, Spill: rows}
 	if s.Parser != nil && s.Parsers > 0 && (run.Bytes >= ParallelBytes || s.alwaysParser) {
 		// Two chunks out per worker: one parsed, one waiting in its
 		// queue, so that no worker waits for the engine between chunks.
@@ -109,7 +122,16 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 		}
 		return nil, err
 	}
-	run.Report, run.Loaded = rep, origin == driver.FromSavedReport
+	// The analysis puts each graph as soon as its compilation is finished;
+	// the graphs still open at the end of the input, and those of a saved
+	// report, are put here.
+	for _, g := range rep.Graphs {
+		rows.Put(g)
+	}
+	rows.Retain(rep.Graphs)
+	rows.Seal()
+	rep.Spilled = rows
+	run.Report, run.Rows, run.Loaded = rep, rows, origin == driver.FromSavedReport
 	run.Seconds = time.Since(start).Seconds()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -125,9 +147,9 @@ const ParallelBytes = 2 * input.ChunkSize
 // drop forgets slot and its caches.
 func (s *Session) drop(slot string) {
 	delete(s.runs, slot)
-	for k := range s.orders {
-		if k.slot == slot {
-			delete(s.orders, k)
+	for k, l := range s.loaded {
+		if l != nil && l.ref.slot == slot {
+			s.loaded[k] = nil
 		}
 	}
 	for k := range s.marks {
@@ -146,6 +168,39 @@ func (s *Session) graph(slot string, i int) (*model.Graph, error) {
 		return nil, fmt.Errorf("no graph %d", i)
 	}
 	return run.Report.Graphs[i], nil
+}
+
+// rows returns graph i of slot with its rows (loaded).
+func (s *Session) rows(slot string, i int) (*model.Graph, error) {
+	l, err := s.load(slot, i)
+	if err != nil {
+		return nil, err
+	}
+	return l.g, nil
+}
+
+// load returns graph i of slot with its rows, decoded, or kept from an
+// earlier call.
+func (s *Session) load(slot string, i int) (*loadedGraph, error) {
+	g, err := s.graph(slot, i)
+	if err != nil {
+		return nil, err
+	}
+	ref := graphRef{slot, i}
+	if l := s.loaded[1]; l != nil && l.ref == ref {
+		return l, nil
+	}
+	if l := s.loaded[0]; l != nil && l.ref == ref {
+		s.loaded[0], s.loaded[1] = s.loaded[1], l
+		return l, nil
+	}
+	full, err := s.runs[slot].Report.WithRows(g)
+	if err != nil {
+		return nil, err
+	}
+	l := &loadedGraph{ref: ref, g: full, orders: map[string][]int32{}}
+	s.loaded[0], s.loaded[1] = s.loaded[1], l
+	return l, nil
 }
 
 // conflicted returns the tensor keys that take part in a conflict of graph i.

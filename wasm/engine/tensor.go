@@ -26,7 +26,7 @@ const CapShares = 50
 func (s *Session) Tensor(slot string, g, i int) (*TensorDetail, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	gr, err := s.graph(slot, g)
+	gr, err := s.rows(slot, g)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (s *Session) Tensor(slot string, g, i int) (*TensorDetail, error) {
 func (s *Session) Find(slot string, g int, key string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	gr, err := s.graph(slot, g)
+	gr, err := s.rows(slot, g)
 	if err != nil {
 		return 0, err
 	}

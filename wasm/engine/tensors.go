@@ -77,13 +77,13 @@ func rowCompare(sort string) (func(a, b *model.Row) int, error) {
 	return nil, fmt.Errorf("cannot sort by %q", sort)
 }
 
-// order returns the row indexes of a graph sorted by a column (ties keep
-// log order), cached per graph and column.
-func (s *Session) order(ref graphRef, g *model.Graph, sort string) ([]int32, error) {
-	k := orderKey{ref, sort}
-	if o, ok := s.orders[k]; ok {
+// order returns the row indexes of a loaded graph sorted by a column (ties
+// keep log order), cached in l.
+func (s *Session) order(l *loadedGraph, sort string) ([]int32, error) {
+	if o, ok := l.orders[sort]; ok {
 		return o, nil
 	}
+	g := l.g
 	o := make([]int32, len(g.Rows))
 	for i := range o {
 		o[i] = int32(i)
@@ -95,7 +95,7 @@ func (s *Session) order(ref graphRef, g *model.Graph, sort string) ([]int32, err
 		}
 		slices.SortStableFunc(o, func(a, b int32) int { return less(&g.Rows[a], &g.Rows[b]) })
 	}
-	s.orders[k] = o
+	l.orders[sort] = o
 	return o, nil
 }
 
@@ -103,12 +103,12 @@ func (s *Session) order(ref graphRef, g *model.Graph, sort string) ([]int32, err
 func (s *Session) Tensors(q TensorQuery) (*TensorPage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, err := s.graph(q.Slot, q.Graph)
+	l, err := s.load(q.Slot, q.Graph)
 	if err != nil {
 		return nil, err
 	}
-	ref := graphRef{q.Slot, q.Graph}
-	order, err := s.order(ref, g, q.Sort)
+	g := l.g
+	order, err := s.order(l, q.Sort)
 	if err != nil {
 		return nil, err
 	}

@@ -94,8 +94,8 @@ func (s *Session) View(slot string) (*View, error) {
 		// LivePoints.
 		t.Conflicts, t.Peak, t.Waste, t.Live = nil, nil, nil, nil
 		rep.Graphs[i] = &t
-		v.Counts[i] = GraphCounts{Rows: len(g.Rows), Conflicts: len(g.Conflicts),
-			Reassign: len(g.Reassign), AtomicPieces: len(g.AtomicPieces)}
+		v.Counts[i].Rows, v.Counts[i].Reassign, v.Counts[i].AtomicPieces = run.Rows.Lengths(g)
+		v.Counts[i].Conflicts = len(g.Conflicts)
 		if g.Peak != nil {
 			v.Counts[i].PeakTensors = len(g.Peak.Tensors)
 		}
