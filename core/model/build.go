@@ -86,6 +86,10 @@ type Builder struct {
 	// rows, continuous lines and atomic pieces to a store (a spill store,
 	// core/spill); the graphs stay in the report without their rows.
 	OnSpill func(gs []*Graph)
+	// KeepRows, with OnSpill, leaves the graphs their rows: OnSpill only
+	// analyses them as they are finished (the page, which keeps every
+	// graph's rows and shows the finished graphs while it reads).
+	KeepRows bool
 	// graphs handed to OnSpill (they stay in the graph index)
 	spilledGraphs int
 }
@@ -379,6 +383,9 @@ func (b *Builder) spill(gs []*Graph) {
 	}
 	b.OnSpill(gs)
 	b.spilledGraphs += len(gs)
+	if b.KeepRows {
+		return
+	}
 	b.droppedRows += rows
 	for _, g := range gs {
 		g.Rows = []Row{}
