@@ -102,6 +102,9 @@ func (c *consumer) newBuilder() *model.Builder {
 	case opt.Summary && opt.FiguresOnly:
 		b.OnFinished = analyze.NewEarly().Finish
 	case !opt.Summary && (opt.Spill != nil || opt.Finished != nil):
+		if opt.Spill != nil {
+			b.PoolRows = opt.Spill
+		}
 		e := analyze.NewEarlyDetail()
 		build := c.builds
 		c.builds++

@@ -36,7 +36,9 @@ type Options struct {
 	// its compilation is finished and every per-graph analysis of it has
 	// run (analyze.NewEarlyDetail), so that memory holds the rows of the
 	// graphs still open; the report reads the others back through
-	// model.Report.WithRows. The caller closes the store after writing.
+	// model.Report.WithRows. The pools' allocation rows go to it too as
+	// they age (model.Builder.PoolRows), read back by model.Pool.RowReader.
+	// The caller closes the store after writing.
 	Spill RowSpill
 	// Parser, if set, parses the chunks elsewhere (the page's parse
 	// workers, see remote.go); Workers is then how many chunks are out at
@@ -124,10 +126,12 @@ func analyzeWith(ctx context.Context, srcs iter.Seq[input.Source], opt Options) 
 }
 
 // RowSpill is a store that takes the rows of a report's finished graphs
-// (Options.Spill; core/spill.Store is the one on disk). Put moves g's rows
-// into it; Err is its first error, which fails the run.
+// and the pools' older allocation rows (Options.Spill; core/spill.Store is
+// the one on disk). Put moves g's rows into it; Err is its first error,
+// which fails the run.
 type RowSpill interface {
 	model.RowStore
+	model.PoolRowStore
 	Put(g *model.Graph) error
 	Err() error
 }

@@ -33,7 +33,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	traceFormat := fs.String("trace-format", export.TraceJSON, "format of the Perfetto trace: json (imas_graph_perfetto.json) or proto (imas_graph_perfetto.pftrace, several times smaller, for big runs)")
 	traceGraphs := fs.String("trace-graphs", "auto", fmt.Sprintf("graphs the trace shows: all, N (the N largest), or auto (all while they hold at most %d tensor rows, %d in the proto format, else the largest that fit; the trace says what it left out)", export.AutoTraceRowsJSON, export.AutoTraceRowsProto))
 	rows := fs.Bool("rows", true, "keep the per-tensor and per-allocation rows in report.json (-rows=false: figures only, a small file)")
-	spillRows := fs.Bool("spill", true, "keep the rows of finished graphs in a temporary file (under $TMPDIR, removed at exit) rather than in memory; -spill=false keeps every row in memory")
+	spillRows := fs.Bool("spill", true, "keep the rows of finished graphs and the pools' older allocation rows in a temporary file (under $TMPDIR, removed at exit) rather than in memory; -spill=false keeps every row in memory")
 	if code := parseFlags(fs, args, true); code >= 0 {
 		return code
 	}

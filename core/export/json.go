@@ -52,7 +52,23 @@ func WriteJSON(w io.Writer, rep *model.Report) error {
 				head := *p
 				head.Rows = nil
 				return streamField(x, &head, "rows", func() error {
-					return streamList(x, p.Rows == nil, len(p.Rows), func(j int) error { return marshalTo(x, &p.Rows[j]) })
+					if p.RowsNil() {
+						return x.writeString("null")
+					}
+					x.writeString("[")
+					rd := p.RowReader()
+					for r, i := rd.Next(), 0; r != nil; r, i = rd.Next(), i+1 {
+						if i > 0 {
+							x.writeString(",")
+						}
+						if err := marshalTo(x, r); err != nil {
+							return err
+						}
+					}
+					if err := rd.Err(); err != nil {
+						return err
+					}
+					return x.writeString("]")
 				})
 			})
 		}},
@@ -294,9 +310,7 @@ func WriteJSONWithoutRows(w io.Writer, rep *model.Report) error {
 	}
 	r.Pools = make([]*model.Pool, len(rep.Pools))
 	for i, p := range rep.Pools {
-		c := *p
-		c.Rows = []model.PoolRow{}
-		r.Pools[i] = &c
+		r.Pools[i] = p.WithoutRows()
 	}
 	if rep.AddressChecks != nil {
 		r.AddressChecks = make([]model.AddressCheck, len(rep.AddressChecks))

@@ -61,12 +61,15 @@ func writePerfettoJSON(w io.Writer, rep *model.Report, sc TraceScope) error {
 // time origin and the note saying what was left out ("" if nothing).
 func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, lim traceLimits) (origin, note string) {
 	keep, graphNote := sc.graphs(rep, lim.rows)
-	cut, poolNote := sc.poolCut(rep.Pools, lim.poolRows)
+	cut, poolNote, err := sc.poolCut(rep.Pools, lim.poolRows)
+	t.fail(err)
 	note = joinNotes(graphNote, poolNote)
 	p := &perfetto{t: t, poolCut: cut}
 	// Track ids start above every process id, so no track is taken for
 	// the "main thread" of its process and sorted first.
-	p.tid = int64(len(rep.Graphs)) + runtimeProcesses(rep)
+	procs, err := runtimeProcesses(rep)
+	t.fail(err)
+	p.tid = int64(len(rep.Graphs)) + procs
 	if note != "" {
 		p.tid++
 	}
@@ -74,15 +77,14 @@ func writePerfettoEvents(t *traceWriter, rep *model.Report, sc TraceScope, lim t
 		if keep == nil || keep[i] {
 			full, err := rep.WithRows(g)
 			if err != nil {
-				if t.err == nil {
-					t.err = err
-				}
+				t.fail(err)
 				break
 			}
 			p.graph(full)
 		}
 	}
-	origin = p.runtime(rep)
+	origin, err = p.runtime(rep)
+	t.fail(err)
 	if note != "" {
 		p.process("imas: " + note)
 	}

@@ -2,7 +2,9 @@ package export
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,5 +143,43 @@ func TestPoolCut(t *testing.T) {
 				t.Error("the trace does not name what it left out")
 			}
 		})
+	}
+}
+
+// TestPoolCutKeepsTheEarliest: the cut, computed from the earliest starts
+// only, is the one of every start sorted: on pools of many allocations in
+// no time order (ties and untimed rows among them), for limits far below
+// and near their number.
+func TestPoolCutKeepsTheEarliest(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var pools []*model.Pool
+	var all []int64
+	for range 3 {
+		pl := &model.Pool{}
+		for range 1000 {
+			tm := rnd.Int64N(700) // ties, and 0: untimed
+			pl.Rows = append(pl.Rows, model.PoolRow{Time: tm})
+			if tm > 0 {
+				all = append(all, tm)
+			}
+		}
+		pools = append(pools, pl)
+	}
+	slices.Sort(all)
+	for _, limit := range []int{1, 7, 100, 999, len(all) - 1, len(all)} {
+		cut, note, err := TraceScope{}.poolCut(pools, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantCut int64
+		wantNote := ""
+		if len(all) > limit {
+			wantCut = all[limit]
+			kept, _ := slices.BinarySearch(all, wantCut)
+			wantNote = strconv.Itoa(len(all)-kept) + " of " + strconv.Itoa(len(all)) + " "
+		}
+		if cut != wantCut || !strings.HasPrefix(note, wantNote) || (wantNote == "") != (note == "") {
+			t.Errorf("limit %d: cut %d, note %.30q; want %d, %q…", limit, cut, note, wantCut, wantNote)
+		}
 	}
 }

@@ -99,6 +99,14 @@ func (t *traceWriter) end() {
 }
 
 // flush writes what is buffered and returns the first error.
+// fail keeps err (a row store's, while reading rows back) as the trace's
+// error, unless it has one.
+func (t *traceWriter) fail(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
+
 func (t *traceWriter) flush() error {
 	if t.err == nil {
 		t.err = t.w.Flush()

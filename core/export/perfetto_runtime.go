@@ -18,13 +18,14 @@ import (
 
 // runtimeProcesses is how many processes runtime writes: one per log pid
 // with pool allocations or device mallocs.
-func runtimeProcesses(rep *model.Report) int64 {
-	return int64(len(runtimePIDs(rep)))
+func runtimeProcesses(rep *model.Report) (int64, error) {
+	pids, err := runtimePIDs(rep)
+	return int64(len(pids)), err
 }
 
 // runtimePIDs lists the log pids with timed runtime events, in first-seen
 // order (pools, then mallocs).
-func runtimePIDs(rep *model.Report) []string {
+func runtimePIDs(rep *model.Report) ([]string, error) {
 	var pids []string
 	seen := map[string]bool{}
 	add := func(pid string) {
@@ -34,11 +35,15 @@ func runtimePIDs(rep *model.Report) []string {
 		}
 	}
 	for _, pl := range rep.Pools {
-		for i := range pl.Rows {
-			if pl.Rows[i].Time > 0 {
+		rd := pl.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
+			if r.Time > 0 {
 				add(pl.PID)
 				break
 			}
+		}
+		if err := rd.Err(); err != nil {
+			return nil, err
 		}
 	}
 	for i := range rep.Mallocs {
@@ -46,16 +51,16 @@ func runtimePIDs(rep *model.Report) []string {
 			add(rep.Mallocs[i].PID)
 		}
 	}
-	return pids
+	return pids, nil
 }
 
 // runtime writes the runtime processes and returns the log time of trace
 // time 0 ("" when there is no runtime event). Events whose line had no
 // readable timestamp (time 0) are left out.
-func (p *perfetto) runtime(rep *model.Report) string {
-	pids := runtimePIDs(rep)
-	if len(pids) == 0 {
-		return ""
+func (p *perfetto) runtime(rep *model.Report) (string, error) {
+	pids, err := runtimePIDs(rep)
+	if len(pids) == 0 || err != nil {
+		return "", err
 	}
 	var first, last int64
 	see := func(t int64) {
@@ -68,9 +73,13 @@ func (p *perfetto) runtime(rep *model.Report) string {
 		last = max(last, t)
 	}
 	for _, pl := range rep.Pools {
-		for i := range pl.Rows {
-			see(pl.Rows[i].Time)
-			see(pl.Rows[i].FreeTime)
+		rd := pl.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
+			see(r.Time)
+			see(r.FreeTime)
+		}
+		if err := rd.Err(); err != nil {
+			return "", err
 		}
 	}
 	for i := range rep.Mallocs {
@@ -81,12 +90,14 @@ func (p *perfetto) runtime(rep *model.Report) string {
 		tp := p.process("pid " + pid + " RT2 pools and device mallocs, log time from " + origin)
 		for _, pl := range rep.Pools {
 			if pl.PID == pid {
-				p.pool(pl, tp, first, last)
+				if err := p.pool(pl, tp, first, last); err != nil {
+					return "", err
+				}
 			}
 		}
 		p.mallocs(rep.Mallocs, pid, tp, first)
 	}
-	return origin
+	return origin, nil
 }
 
 // logTime formats a plog timestamp (µs since 2000-01-01, the log's local
@@ -99,11 +110,11 @@ func logTime(us int64) string {
 // allocator, so Perfetto shows them as one group (packing overlaps into
 // rows), and its live bytes. Allocations never freed end at the last
 // runtime event, flagged leaked.
-func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) {
+func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) error {
 	t := p.t
 	deltas := p.deltas[:0]
-	for i := range pl.Rows {
-		r := &pl.Rows[i]
+	rd := pl.RowReader()
+	for r := rd.Next(); r != nil; r = rd.Next() {
 		if r.Time <= 0 || p.poolCut > 0 && r.Time >= p.poolCut {
 			continue
 		}
@@ -141,6 +152,9 @@ func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) {
 			deltas = append(deltas, delta{end, -r.Size, -r.RealSize})
 		}
 	}
+	if err := rd.Err(); err != nil {
+		return err
+	}
 	// Changes at one time are applied together: a block freed and reused
 	// within the same microsecond is not counted twice.
 	slices.SortFunc(deltas, func(a, b delta) int { return cmpInt(a.t, b.t) })
@@ -166,6 +180,7 @@ func (p *perfetto) pool(pl *model.Pool, pid, first, last int64) {
 		t.end()
 	}
 	p.deltas = deltas
+	return nil
 }
 
 // delta is a change of a byte counter at a log time.

@@ -20,8 +20,8 @@ func WritePoolCSV(w io.Writer, rep *model.Report) error {
 	c := newCSV(w)
 	for _, p := range rep.Pools {
 		proc, id := "Process_"+p.PID, AllocatorID(p.Allocator)
-		for i := range p.Rows {
-			r := &p.Rows[i]
+		rd := p.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
 			c.Cell(proc)
 			c.KV("allocator_id", id)
 			c.KV("name", r.Node)
@@ -37,6 +37,9 @@ func WritePoolCSV(w io.Writer, rep *model.Report) error {
 			c.KI("stream", r.Stream)
 			c.KV("kernel", r.Kernel)
 			c.End()
+		}
+		if err := rd.Err(); err != nil {
+			return err
 		}
 		PoolSummaryCells(c, p)
 		c.End()

@@ -59,7 +59,8 @@ func TraceNote(rep *model.Report, o TraceOptions) string {
 		lim = protoLimits
 	}
 	_, graphNote := o.Scope.graphs(rep, lim.rows)
-	_, poolNote := o.Scope.poolCut(rep.Pools, lim.poolRows)
+	// A store that cannot be read fails the trace's own writing.
+	_, poolNote, _ := o.Scope.poolCut(rep.Pools, lim.poolRows)
 	note := joinNotes(graphNote, poolNote)
 	if note == "" || o.Format == TraceProto {
 		return note

@@ -54,26 +54,40 @@ var (
 // poolCut returns the log time from which pool allocations are left out
 // (0: none is) and a note saying so. Allocations starting before the cut
 // are drawn, at most limit of them.
-func (sc TraceScope) poolCut(pools []*model.Pool, limit int) (cut int64, note string) {
+func (sc TraceScope) poolCut(pools []*model.Pool, limit int) (cut int64, note string, err error) {
 	if sc.Graphs < 0 {
-		return 0, ""
+		return 0, "", nil
 	}
+	// Only the limit+1 earliest starts decide the cut: the list is cut
+	// back to them whenever it holds twice as many, so that it does not
+	// grow with the allocations.
+	keep := limit + 1
 	var starts []int64
+	total := 0
 	for _, pl := range pools {
-		for i := range pl.Rows {
-			if t := pl.Rows[i].Time; t > 0 {
+		rd := pl.RowReader()
+		for r := rd.Next(); r != nil; r = rd.Next() {
+			if t := r.Time; t > 0 {
+				total++
 				starts = append(starts, t)
+				if len(starts) >= 2*keep {
+					slices.Sort(starts)
+					starts = starts[:keep]
+				}
 			}
 		}
+		if err := rd.Err(); err != nil {
+			return 0, "", err
+		}
 	}
-	if len(starts) <= limit {
-		return 0, ""
+	if total <= limit {
+		return 0, "", nil
 	}
 	slices.Sort(starts)
 	cut = starts[limit] // the first left out; allocations at that time too
 	kept, _ := slices.BinarySearch(starts, cut)
-	return cut, strconv.Itoa(len(starts)-kept) + " of " + strconv.Itoa(len(starts)) +
-		" RT2 pool allocations (those from log time " + logTime(cut) + " on) left out of this trace; the pools' figures in report.json count them all (imas report -trace-graphs all draws every one)"
+	return cut, strconv.Itoa(total-kept) + " of " + strconv.Itoa(total) +
+		" RT2 pool allocations (those from log time " + logTime(cut) + " on) left out of this trace; the pools' figures in report.json count them all (imas report -trace-graphs all draws every one)", nil
 }
 
 // joinNotes joins the notes of what a trace leaves out.

@@ -60,6 +60,13 @@ type Builder struct {
 	// address rows (the address checks of "imas report") are parsed and
 	// counted but not kept. Set it before the first Add.
 	SummaryOnly bool
+	// PoolRows, when set (and SummaryOnly is not), takes the pools'
+	// allocation rows as they age ("imas report"'s spill store): each
+	// pool's figures are counted while its lines stream, as for a summary,
+	// and it keeps in memory only its latest rows and the changes to older
+	// ones (a free that comes late); Pool.RowReader reads them all back. Set
+	// it before the first Add.
+	PoolRows PoolRowStore
 
 	// OnFinished, when set, is called with the graphs of a compilation
 	// (one per memory type) once nothing later in the log can change their

@@ -27,7 +27,9 @@ type poolAcc struct {
 	p       *Pool
 	pid     int64
 	clock   int64          // allocations so far
-	lastRow map[uint64]int // address → last row, for "Free block"
+	lastRow map[uint64]int // address → last row (its Begin), for "Free block"
+	// rows: the pool has allocation rows (not a summary build)
+	rows bool
 
 	pageBytes int64 // Σ page-caching mallocs on the pool's thread
 	physLive  int64 // live physical pages (expandable allocator)
@@ -62,7 +64,7 @@ type blockInfo struct {
 	alloc, size, dev int64
 }
 
-// liveRef is a live allocation: its row, or (row < 0, a streamed pool)
+// liveRef is a live allocation: its row's Begin (-1 without rows) and
 // its sizes.
 type liveRef struct {
 	acc        *poolAcc
@@ -106,10 +108,20 @@ func (b *Builder) poolAcc(pid int64, alloc string) *poolAcc {
 	if a == nil {
 		a = &poolAcc{p: &Pool{PID: pidString(pid), Allocator: alloc, Device: -1, Rows: []PoolRow{}, TopAddresses: []PoolAddr{}},
 			lastRow: map[uint64]int{}, pid: pid}
-		if b.SummaryOnly {
+		switch {
+		case b.SummaryOnly:
 			// A summary needs the pool's figures, not its allocations:
 			// keep the live set and per-address sums instead of rows.
 			a.p.Streamed = &PoolStream{addrIndex: map[uint64]int{}}
+		case b.PoolRows != nil:
+			// The figures are counted as for a summary, so that the rows
+			// can move to the store as they age instead of being kept
+			// for analyze.PoolFigures.
+			a.p.Streamed = &PoolStream{addrIndex: map[uint64]int{}}
+			a.p.moved = &poolMoved{store: b.PoolRows}
+			a.rows = true
+		default:
+			a.rows = true
 		}
 		s.pools[k] = a
 		s.order = append(s.order, a)
@@ -157,25 +169,35 @@ func (b *Builder) addPoolBlock(r *gelog.PoolBlock) {
 	k := ptrKey{r.PID, r.Addr}
 	ref, live := s.live[k]
 	live = live && ref.acc == acc
-	if live && ref.row < 0 {
-		st := acc.p.Streamed
-		st.Live -= ref.size
-		st.LiveRequested -= ref.real
-		st.KernelFrees++
-		delete(s.live, k)
-		s.poolFreed[k] = ref
-		return
-	}
-	if i, ok := acc.lastRow[r.Addr]; ok {
-		row := &acc.p.Rows[i]
-		row.PoolFree = true
-		if live && ref.row == i {
-			row.End = acc.clock
-			row.FreeTime = r.Time
+	if !acc.rows {
+		if live {
+			acc.p.Streamed.free(ref)
 			delete(s.live, k)
 			s.poolFreed[k] = ref
 		}
+		return
 	}
+	// The allocation live at the address is the pool's last one there.
+	if i, ok := acc.lastRow[r.Addr]; ok {
+		pt := poolPatch{begin: int64(i), set: patchPoolFree}
+		if live && ref.row == i {
+			pt.set |= patchEnd
+			pt.end, pt.freeTime = acc.clock, r.Time
+			if st := acc.p.Streamed; st != nil {
+				st.free(ref)
+			}
+			delete(s.live, k)
+			s.poolFreed[k] = ref
+		}
+		acc.p.change(pt)
+	}
+}
+
+// free counts the free of a live allocation.
+func (st *PoolStream) free(ref liveRef) {
+	st.Live -= ref.size
+	st.LiveRequested -= ref.real
+	st.KernelFrees++
 }
 
 func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
@@ -212,26 +234,38 @@ func (b *Builder) addPoolAlloc(r *gelog.PoolAlloc) {
 	if hasBlock && bi.dev >= 0 {
 		acc.p.Device = bi.dev
 	}
-	if st := acc.p.Streamed; st != nil {
-		b.streamPoolAlloc(acc, st, r, size, real)
-		return
+	st := acc.p.Streamed
+	if st != nil {
+		streamPoolAlloc(acc, st, r, size, real)
 	}
-	// Kernel names are unique per allocation; nodes and block addresses repeat.
-	row := PoolRow{Kernel: r.Kernel, Node: b.Intern(r.Node), Stream: r.Stream, Address: b.Intern(s.addrString(r.Addr)),
-		Size: size, RealSize: real, Begin: acc.clock, End: LifeMax, Cached: s.pageOf(r.PID, r.Addr),
-		Time: r.Time, Line: r.Line, Addr: r.Addr}
+	ref := liveRef{acc: acc, row: -1, size: size, real: real}
+	if acc.rows {
+		// Kernel names are unique per allocation; nodes and block addresses
+		// repeat. Rows that move to a store keep their node as parsed: the
+		// intern table would hold every node name of the run.
+		node := r.Node
+		if acc.p.moved == nil {
+			node = b.Intern(node)
+		}
+		row := PoolRow{Kernel: r.Kernel, Node: node, Stream: r.Stream, Address: s.addrString(r.Addr),
+			Size: size, RealSize: real, Begin: acc.clock, End: LifeMax, Cached: s.pageOf(r.PID, r.Addr),
+			Time: r.Time, Line: r.Line, Addr: r.Addr}
+		if st != nil {
+			row.Theory = st.Live // what analyze.PoolFigures sets from the rows
+		}
+		ref.row = int(acc.clock)
+		acc.lastRow[r.Addr] = ref.row
+		acc.p.Rows = append(acc.p.Rows, row)
+		acc.p.moveOldRows()
+	}
 	acc.clock++
-	acc.p.Rows = append(acc.p.Rows, row)
-	idx := len(acc.p.Rows) - 1
-	acc.lastRow[r.Addr] = idx
-	s.live[ptrKey{r.PID, r.Addr}] = liveRef{acc: acc, row: idx}
+	s.live[ptrKey{r.PID, r.Addr}] = ref
 }
 
 // streamPoolAlloc counts one allocation of a streamed pool the way
 // analyze.PoolFigures counts a row: live bytes just after it (frees between
 // two allocations come before the second), and its address's sums.
-func (b *Builder) streamPoolAlloc(acc *poolAcc, st *PoolStream, r *gelog.PoolAlloc, size, real int64) {
-	s := &b.o().pool
+func streamPoolAlloc(acc *poolAcc, st *PoolStream, r *gelog.PoolAlloc, size, real int64) {
 	p := acc.p
 	p.Allocs++
 	p.Total += size
@@ -252,8 +286,6 @@ func (b *Builder) streamPoolAlloc(acc *poolAcc, st *PoolStream, r *gelog.PoolAll
 	a.Allocs++
 	a.Bytes += size
 	a.MaxSize = max(a.MaxSize, size)
-	acc.clock++
-	s.live[ptrKey{r.PID, r.Addr}] = liveRef{acc: acc, row: -1, size: size, real: real}
 }
 
 // alignPoolBlock is the RT2 pool's block rounding: 64 KiB pages.
@@ -268,24 +300,19 @@ func alignPoolBlock(n int64) int64 {
 func (b *Builder) addPoolFree(r *gelog.PoolFree) {
 	s := &b.o().pool
 	k := ptrKey{r.PID, r.Addr}
-	if ref, ok := s.live[k]; ok && ref.row < 0 {
-		st := ref.acc.p.Streamed
-		st.Live -= ref.size
-		st.LiveRequested -= ref.real
-		st.KernelFrees++
-		delete(s.live, k)
-		return
-	} else if ok {
-		row := &ref.acc.p.Rows[ref.row]
-		row.End = ref.acc.clock
-		row.KernelFree = true
-		row.FreeTime = r.Time
+	if ref, ok := s.live[k]; ok {
+		if st := ref.acc.p.Streamed; st != nil {
+			st.free(ref)
+		}
+		if ref.row >= 0 {
+			ref.acc.p.change(poolPatch{begin: int64(ref.row), set: patchEnd | patchKernelFree, end: ref.acc.clock, freeTime: r.Time})
+		}
 		delete(s.live, k)
 		return
 	}
 	if ref, ok := s.poolFreed[k]; ok {
 		if ref.row >= 0 {
-			ref.acc.p.Rows[ref.row].KernelFree = true
+			ref.acc.p.change(poolPatch{begin: int64(ref.row), set: patchKernelFree})
 		}
 		delete(s.poolFreed, k)
 		return
@@ -348,6 +375,7 @@ func (b *Builder) finishPools() {
 	r.Pools = make([]*Pool, 0, len(s.order))
 	for _, a := range s.order {
 		p := a.p
+		p.finishMoved()
 		switch {
 		case p.Details != nil && p.Details.TotalSize > 0:
 			p.Physical, p.PhysicalFrom = p.Details.TotalSize, "print-details"

@@ -567,6 +567,10 @@ type Pool struct {
 	// kept of the allocations instead of Rows: Allocs, Total, Requested,
 	// PeakLive and PeakRequested are then already counted.
 	Streamed *PoolStream `json:"-"`
+	// moved, when set, holds what the build moved of Rows to a store
+	// (Builder.PoolRows): Rows is then the pool's latest rows only, and
+	// RowReader reads them all.
+	moved *poolMoved
 }
 
 // PoolStream is a pool aggregated while its lines stream: the live set,

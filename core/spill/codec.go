@@ -3,6 +3,7 @@ package spill
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
 
 	"imas/core/model"
 )
@@ -271,4 +272,79 @@ func (d *decoder) row(r *model.Row) {
 	r.ChildParts = int8(d.int())
 	r.File = int32(d.int())
 	r.Line = d.int()
+}
+
+// A batch of pool rows is its row count, then each row's fields in
+// declaration order, numbers as zig-zag varints except where a row's
+// number is nearly its predecessor's: Begin and Time follow the previous
+// row's, End and FreeTime their row's Begin and Time, Addr is unsigned.
+// The two flags share a byte.
+func encodePoolRows(b []byte, rows []model.PoolRow) []byte {
+	b = binary.AppendUvarint(b, uint64(len(rows)))
+	var begin, time int64
+	for i := range rows {
+		r := &rows[i]
+		b = appendStr(b, r.Kernel)
+		b = appendStr(b, r.Node)
+		b = binary.AppendVarint(b, r.Stream)
+		b = appendStr(b, r.Address)
+		b = binary.AppendVarint(b, r.Size)
+		b = binary.AppendVarint(b, r.RealSize)
+		b = binary.AppendVarint(b, r.Begin-begin)
+		b = binary.AppendVarint(b, r.End-r.Begin)
+		b = binary.AppendVarint(b, r.Cached)
+		b = binary.AppendVarint(b, r.Theory)
+		var flags byte
+		if r.KernelFree {
+			flags |= 1
+		}
+		if r.PoolFree {
+			flags |= 2
+		}
+		b = append(b, flags)
+		b = binary.AppendVarint(b, r.Time-time)
+		b = binary.AppendVarint(b, r.FreeTime-r.Time)
+		b = binary.AppendVarint(b, r.Line)
+		b = binary.AppendUvarint(b, r.Addr)
+		begin, time = r.Begin, r.Time
+	}
+	return b
+}
+
+// decodePoolRows appends the rows of batch b to rows.
+func decodePoolRows(b []byte, rows []model.PoolRow) ([]model.PoolRow, error) {
+	d := &decoder{b: b, text: string(b)}
+	n := d.uint()
+	if n > uint64(len(b)) { // a row takes a byte at least
+		return rows, errCorrupt
+	}
+	rows = slices.Grow(rows, int(n))
+	var begin, time int64
+	for range n {
+		var r model.PoolRow
+		r.Kernel, r.Node = d.str(), d.str()
+		r.Stream = d.int()
+		r.Address = d.str()
+		r.Size, r.RealSize = d.int(), d.int()
+		r.Begin = begin + d.int()
+		r.End = r.Begin + d.int()
+		r.Cached, r.Theory = d.int(), d.int()
+		if d.p < len(d.b) {
+			flags := d.b[d.p]
+			d.p++
+			r.KernelFree, r.PoolFree = flags&1 != 0, flags&2 != 0
+		} else {
+			d.err = errCorrupt
+		}
+		r.Time = time + d.int()
+		r.FreeTime = r.Time + d.int()
+		r.Line = d.int()
+		r.Addr = d.uint()
+		begin, time = r.Begin, r.Time
+		rows = append(rows, r)
+	}
+	if d.err == nil && d.p != len(d.b) {
+		d.err = errCorrupt
+	}
+	return rows, d.err
 }

@@ -1,12 +1,16 @@
-// Package spill keeps the rows of finished graphs on disk while a big run
-// is read, so that "imas report" holds in memory the rows of the graphs
-// still open rather than every row of the run (docs/performance.md).
+// Package spill keeps the rows of finished graphs, and the older
+// allocation rows of RT2 pools, on disk while a big run is read, so that
+// "imas report" holds in memory the rows of the graphs still open and each
+// pool's latest rows rather than every row of the run
+// (docs/performance.md).
 //
 // A Store is one temporary directory holding one append-only file: each
-// graph handed to Put is encoded (codec.go) and appended as one segment,
-// and an in-memory index maps the graph to its segment. The writers read
-// the graphs back one at a time, in the report's order, through
-// model.Report.WithRows; Close removes the directory.
+// graph handed to Put, and each batch of a pool's rows handed to
+// PutPoolRows, is encoded (codec.go) and appended as one segment, and an
+// in-memory index maps the graph or the pool to its segments. The writers
+// read the graphs back one at a time, in the report's order, through
+// model.Report.WithRows, and a pool's rows a batch at a time through
+// model.Pool.RowReader; Close removes the directory.
 package spill
 
 import (
@@ -38,7 +42,8 @@ type Store struct {
 	flushed int64  // bytes on disk
 	pending []byte // segments put and not yet written, from offset flushed
 	segs    map[*model.Graph]segment
-	err     error // the first error of Put or Load: the run's outputs are wrong
+	pools   map[*model.Pool][]segment // a pool's batches of rows, in the order put
+	err     error                     // the first error of Put or Load: the run's outputs are wrong
 	windows [readWindows]window
 	tick    uint64
 }
@@ -84,7 +89,7 @@ func New(parent string) (*Store, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("spill: %w", err)
 	}
-	return &Store{dir: dir, f: f, segs: map[*model.Graph]segment{}}, nil
+	return &Store{dir: dir, f: f, segs: map[*model.Graph]segment{}, pools: map[*model.Pool][]segment{}}, nil
 }
 
 // Dir is the store's directory.
@@ -112,6 +117,78 @@ func (s *Store) Put(g *model.Graph) error {
 		return s.flush()
 	}
 	return nil
+}
+
+// PutPoolRows appends a batch of p's allocation rows to the store, as one
+// segment.
+func (s *Store) PutPoolRows(p *model.Pool, rows []model.PoolRow) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.f == nil {
+		return s.fail(errors.New("spill: store closed"))
+	}
+	start := len(s.pending)
+	s.pending = encodePoolRows(s.pending, rows)
+	n := int64(len(s.pending) - start)
+	s.pools[p] = append(s.pools[p], segment{off: s.size, n: n, rows: len(rows)})
+	s.size += n
+	if len(s.pending) >= writeBuffer {
+		return s.flush()
+	}
+	return nil
+}
+
+// PoolRowBatch returns the i-th batch of p's rows put, decoded into buf's
+// storage when it is large enough.
+//
+// A pool's batches lie among those of the other pools and the graphs, so
+// each is read alone, not through the read windows: a window would bring
+// in mostly other segments, once per pool, and push out the windows the
+// graph writers read ahead.
+func (s *Store) PoolRowBatch(p *model.Pool, i int, buf []model.PoolRow) ([]model.PoolRow, error) {
+	s.mu.Lock()
+	segs := s.pools[p]
+	s.mu.Unlock()
+	if i < 0 || i >= len(segs) {
+		return nil, s.failLocked(fmt.Errorf("spill: pool %s %s: no batch %d of %d", p.PID, p.Allocator, i, len(segs)))
+	}
+	seg := segs[i]
+	f, err := s.onDisk(seg)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, seg.n)
+	if _, err := f.ReadAt(b, seg.off); err != nil {
+		return nil, s.failLocked(fmt.Errorf("spill: reading pool %s %s: %w", p.PID, p.Allocator, err))
+	}
+	rows, err := decodePoolRows(b, buf[:0])
+	if err != nil {
+		return nil, s.failLocked(fmt.Errorf("spill: pool %s %s: %w", p.PID, p.Allocator, err))
+	}
+	return rows, nil
+}
+
+// onDisk returns the store's file once seg is written to it (the pending
+// segments are written when seg is among them); it fails when the store
+// failed or was closed.
+func (s *Store) onDisk(seg segment) (file, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.f == nil {
+		return nil, s.fail(errors.New("spill: store closed"))
+	}
+	if seg.off+seg.n > s.flushed {
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+	}
+	return s.f, nil
 }
 
 // flush writes the pending segments; s.mu is held.

@@ -22,6 +22,8 @@ func fill(v reflect.Value, seed *int64) {
 		v.SetString("s" + string(rune('a'+*seed%26)) + "\"\\<é")
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		v.SetInt(-(*seed % 100) - 1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(*seed) << 40)
 	case reflect.Bool:
 		v.SetBool(true)
 	case reflect.Pointer:
@@ -93,6 +95,79 @@ func TestDecodeCorrupt(t *testing.T) {
 	var got model.Graph
 	if err := decodeGraph(append(b, 0), &got); err == nil {
 		t.Error("a segment with a byte too many decoded")
+	}
+}
+
+// TestPoolRowsCodec: every field of a pool row round-trips, with numbers
+// that run backwards from row to row (deltas below zero), never-freed rows
+// and the largest values; a cut batch does not decode.
+func TestPoolRowsCodec(t *testing.T) {
+	var seed int64
+	var rows []model.PoolRow
+	fill(reflect.ValueOf(&rows).Elem(), &seed)
+	rows = append(rows, model.PoolRow{Begin: 3, End: model.LifeMax, Time: 1, Addr: 1<<64 - 1},
+		model.PoolRow{Kernel: "k", Begin: 1 << 62, End: -1 << 62, Time: -5, FreeTime: 1 << 62, KernelFree: true, Line: 9})
+	b := encodePoolRows(nil, rows)
+	got, err := decodePoolRows(b, []model.PoolRow{{Node: "kept"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append([]model.PoolRow{{Node: "kept"}}, rows...); !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+	}
+	for _, cut := range []int{0, 1, len(b) / 2, len(b) - 1} {
+		if _, err := decodePoolRows(b[:cut], nil); err == nil {
+			t.Errorf("a batch cut at %d of %d bytes decoded", cut, len(b))
+		}
+	}
+	if _, err := decodePoolRows(append(b, 0), nil); err == nil {
+		t.Error("a batch with a byte too many decoded")
+	}
+}
+
+// TestStorePoolRows: a pool's batches come back in the order put, among
+// graphs and another pool's batches, also once written to the file.
+func TestStorePoolRows(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, q, none := &model.Pool{PID: "1"}, &model.Pool{PID: "2"}, &model.Pool{PID: "3"}
+	var want []model.PoolRow
+	for i := range 3000 {
+		batch := make([]model.PoolRow, 100)
+		for j := range batch {
+			batch[j] = model.PoolRow{Kernel: strconv.Itoa(i), Begin: int64(i*100 + j), End: model.LifeMax, Size: int64(j)}
+		}
+		want = append(want, batch...)
+		if err := s.PutPoolRows(p, batch); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutPoolRows(q, batch[:1]); err != nil {
+			t.Fatal(err)
+		}
+		if i%100 == 0 {
+			if err := s.Put(&model.Graph{Graph: "g", Rows: []model.Row{{Node: "n"}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var got, buf []model.PoolRow
+	for i := range 3000 {
+		if buf, err = s.PoolRowBatch(p, i, buf); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, buf...)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("PoolRowBatch: the rows put do not come back")
+	}
+	if rows, err := s.PoolRowBatch(q, 2999, nil); err != nil || len(rows) != 1 || rows[0] != want[299900] {
+		t.Errorf("the other pool's last batch: %+v, %v", rows, err)
+	}
+	if _, err := s.PoolRowBatch(none, 0, nil); err == nil {
+		t.Error("a batch of a pool never put")
 	}
 }
 
@@ -177,6 +252,33 @@ func TestWriteErrorSticks(t *testing.T) {
 	}
 	if err := s.Put(&model.Graph{Rows: []model.Row{{}}}); err == nil {
 		t.Error("Put after a failed write gave no error")
+	}
+	if err := s.PutPoolRows(&model.Pool{}, []model.PoolRow{{}}); err == nil {
+		t.Error("PutPoolRows after a failed write gave no error")
+	}
+}
+
+// TestPoolRowsReadErrorSticks: a pool batch that cannot be read back fails
+// PoolRowBatch and the store.
+func TestPoolRowsReadErrorSticks(t *testing.T) {
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := &model.Pool{}
+	if err := s.PutPoolRows(p, []model.PoolRow{{Kernel: "k"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PoolRowBatch(p, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.f.Close() // written; now the disk is gone
+	if _, err := s.PoolRowBatch(p, 0, nil); err == nil {
+		t.Error("PoolRowBatch from a closed file gave no error")
+	}
+	if s.Err() == nil {
+		t.Error("Err is nil after a failed read")
 	}
 }
 
