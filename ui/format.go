@@ -93,47 +93,43 @@ func ProgressText(p engine.Progress) string {
 	if p.Records > 0 {
 		parts = append(parts, Count(p.Records)+" records")
 	}
-	parts = append(parts, rateText(p))
+	rate := Rate(p.Read, p.Seconds)
+	if p.Rate > 0 { // the recent rate, which the time left follows
+		rate = Rate(int64(p.Rate), 1)
+	}
+	parts = append(parts, rate)
 	if eta := ETA(p); eta >= 0 {
 		parts = append(parts, "about "+eta.String()+" left")
 	}
 	if p.Path != "" && p.Path != p.Input {
 		parts = append(parts, p.Path) // a member of an archive
 	}
-	if p.Stalled > 0 {
-		parts = append(parts, stalledText(p.Stalled))
-	}
-	if p.ReaderStalled {
-		parts = append(parts, readerStalledText)
+	if n := stallNote(p); n != "" {
+		parts = append(parts, n)
 	}
 	return strings.Join(parts, " · ")
 }
 
-// watchdogNote says, once the results are shown, what the watchdogs did
-// during the analysis ("" when nothing).
-func watchdogNote(p engine.Progress) string {
+// stallNote says what the watchdogs did during the analysis ("" when
+// nothing): parse workers or the reader stopped answering, and the engine
+// did their work itself (slower, the same results).
+func stallNote(p engine.Progress) string {
 	t := ""
 	if p.Stalled > 0 {
-		t = stalledText(p.Stalled) + "; "
+		t = stalledText(p.Stalled)
 	}
 	if p.ReaderStalled {
-		t += readerStalledText + "; "
+		if t != "" {
+			t += "; "
+		}
+		t += readerStalledText
 	}
-	return strings.TrimSuffix(t, "; ")
+	return t
 }
 
 // readerStalledText says that the reader worker stopped answering and the
 // engine reads the files itself (slower, same results).
 const readerStalledText = "the file reader stopped answering: files read by the engine"
-
-// rateText is the read rate of the progress line: the recent one, which
-// the time left follows, where the engine gives it.
-func rateText(p engine.Progress) string {
-	if p.Rate > 0 {
-		return Rate(int64(p.Rate), 1)
-	}
-	return Rate(p.Read, p.Seconds)
-}
 
 // stalledText says that parse workers stopped answering and the engine
 // parsed their chunks itself (slower, same results).

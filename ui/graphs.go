@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -195,7 +196,7 @@ func (c *Graphs) run() *Loaded {
 		return c.S.Run
 	}
 	if c.of != c.Early {
-		c.early, c.of = &Loaded{View: engine.View{Report: &model.Report{Graphs: c.Early.Largest}, Counts: c.Early.Counts}}, c.Early
+		c.early, c.of = &Loaded{View: c.Early.View}, c.Early
 	}
 	return c.early
 }
@@ -239,6 +240,5 @@ func (c *Graphs) rowClass(r graphRow) string {
 // earlyText says how many graphs are finished and how many files are
 // still to read.
 func earlyText(e *engine.Early, p engine.Progress) string {
-	return Count(int64(e.Graphs)) + " finished, figures final; the largest listed; " +
-		Count(int64(p.Inputs-p.InputsDone)) + " of " + Count(int64(p.Inputs)) + " files still being read"
+	return fmt.Sprintf("%d finished, figures final, the largest listed; %d of %d files still being read", e.Graphs, p.Inputs-p.InputsDone, p.Inputs)
 }

@@ -26,8 +26,8 @@ type State struct {
 	Busy string // slot being read; "" when idle
 	Prog engine.Progress
 	// Early is the graphs of the running analysis finished so far, shown
-	// until its results come (the run's slot only: a baseline is read
-	// with the results on screen).
+	// in the graphs table, alone, until its results come (the run's slot
+	// only: a baseline is read with the results on screen).
 	Early *engine.Early
 	Err   string
 	Note  string // last finished side action (download, Perfetto)
@@ -181,7 +181,7 @@ func (s *State) Load(slot string, f Files) {
 				s.loadDiff()
 			}
 			if err == nil { // the results are whole; the watchdogs' work is said
-				s.Note = watchdogNote(s.Prog)
+				s.Note = stallNote(s.Prog)
 			}
 		}
 	})

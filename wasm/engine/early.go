@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sort"
 	"sync"
 	"time"
 
@@ -18,26 +19,25 @@ const EarlyCap = 25
 
 // Early is what the page shows of an analysis' graphs while later files
 // are still being read: how many graphs are finished (nothing later in
-// the logs can change them, core.Options.Finished) and the largest
-// EarlyCap of them by memory_size, largest first, with their figures —
-// those of the final report — and no rows or lists; Counts[i] has the
-// length of Largest[i]'s conflict list.
+// the logs can change them, core.Options.Finished) and, as a View's
+// graphs, the largest EarlyCap of them by memory_size, largest first,
+// with their figures — those of the final report — and no rows or lists
+// (Counts has the length of each one's conflict list).
 type Early struct {
-	Graphs  int            `json:"graphs"`
-	Largest []*model.Graph `json:"largest"`
-	Counts  []GraphCounts  `json:"counts"`
+	Graphs int `json:"graphs"`
+	View
 }
 
 // EarlyList collects the graphs of a running analysis as they are
 // finished (its Finished is core.Options.Finished, called on the goroutine
 // that builds the model) for Snapshot, called from another. It copies a
-// few fields of each graph and keeps EarlyCap of them: no rows.
+// few fields of each graph and keeps the largest of them: no rows.
 type EarlyList struct {
 	mu      sync.Mutex
 	build   int
 	graphs  int
-	largest []earlyGraph
-	version int // changes with every graph told of
+	largest []earlyGraph // the largest EarlyCap once trimmed
+	version int          // changes with every graph told of
 }
 
 // earlyGraph is a finished graph's figures and its count of conflicts.
@@ -54,21 +54,21 @@ func (e *EarlyList) Finished(build int, gs []*model.Graph) {
 		e.build, e.graphs, e.largest = build, 0, nil
 	}
 	for _, g := range gs {
-		e.graphs++
-		e.version++
-		n := len(e.largest)
-		if n == EarlyCap && g.MemorySize <= e.largest[n-1].g.MemorySize {
-			continue
-		}
 		e.largest = append(e.largest, earlyGraph{&model.Graph{PID: g.PID, Graph: g.Graph, MemType: g.MemType, Figures: g.Figures}, len(g.Conflicts)})
-		// Into place after its equals: equal graphs keep the order they
-		// finished in.
-		for i := n; i > 0 && e.largest[i-1].g.MemorySize < g.MemorySize; i-- {
-			e.largest[i], e.largest[i-1] = e.largest[i-1], e.largest[i]
-		}
-		e.largest = e.largest[:min(n+1, EarlyCap)]
+	}
+	e.graphs += len(gs)
+	e.version += len(gs)
+	if len(e.largest) >= 4*EarlyCap {
+		e.trim()
 	}
 	e.mu.Unlock()
+}
+
+// trim keeps the EarlyCap largest, largest first; equals keep the order
+// they finished in.
+func (e *EarlyList) trim() {
+	sort.SliceStable(e.largest, func(i, j int) bool { return e.largest[i].g.MemorySize > e.largest[j].g.MemorySize })
+	e.largest = e.largest[:min(len(e.largest), EarlyCap)]
 }
 
 // Snapshot returns the graphs finished so far, if any were told of since
@@ -77,9 +77,11 @@ func (e *EarlyList) Snapshot(since int) (*Early, int) {
 	e.mu.Lock()
 	var out *Early
 	if e.version != since {
+		e.trim()
 		out = &Early{Graphs: e.graphs}
+		out.Report = &model.Report{}
 		for _, eg := range e.largest {
-			out.Largest = append(out.Largest, eg.g)
+			out.Report.Graphs = append(out.Report.Graphs, eg.g)
 			out.Counts = append(out.Counts, GraphCounts{Conflicts: eg.conflicts})
 		}
 	}

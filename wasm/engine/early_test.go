@@ -61,13 +61,13 @@ func TestEarlyGraphsWhileReading(t *testing.T) {
 	for _, g := range run.Report.Graphs {
 		final[fmt.Sprintf("%s/%s/%d", g.PID, g.Graph, g.MemType)] = g
 	}
-	if beforeEnd.Graphs >= len(final) || len(beforeEnd.Largest) != min(beforeEnd.Graphs, EarlyCap) {
-		t.Errorf("%d graphs finished of %d, %d listed", beforeEnd.Graphs, len(final), len(beforeEnd.Largest))
+	if beforeEnd.Graphs >= len(final) || len(beforeEnd.Report.Graphs) != min(beforeEnd.Graphs, EarlyCap) {
+		t.Errorf("%d graphs finished of %d, %d listed", beforeEnd.Graphs, len(final), len(beforeEnd.Report.Graphs))
 	}
-	if len(beforeEnd.Counts) != len(beforeEnd.Largest) {
-		t.Errorf("%d counts for %d graphs", len(beforeEnd.Counts), len(beforeEnd.Largest))
+	if len(beforeEnd.Counts) != len(beforeEnd.Report.Graphs) {
+		t.Errorf("%d counts for %d graphs", len(beforeEnd.Counts), len(beforeEnd.Report.Graphs))
 	}
-	for i, eg := range beforeEnd.Largest {
+	for i, eg := range beforeEnd.Report.Graphs {
 		g := final[fmt.Sprintf("%s/%s/%d", eg.PID, eg.Graph, eg.MemType)]
 		if g == nil {
 			t.Errorf("%s/%s/%d shown early, not in the report", eg.PID, eg.Graph, eg.MemType)
@@ -76,8 +76,8 @@ func TestEarlyGraphsWhileReading(t *testing.T) {
 		if eg.Figures != g.Figures || beforeEnd.Counts[i].Conflicts != len(g.Conflicts) || eg.Rows != nil {
 			t.Errorf("%s/%s/%d shown with %+v (%d conflicts, %d rows), reported with %+v (%d)", eg.PID, eg.Graph, eg.MemType, eg.Figures, beforeEnd.Counts[i].Conflicts, len(eg.Rows), g.Figures, len(g.Conflicts))
 		}
-		if i > 0 && beforeEnd.Largest[i-1].MemorySize < eg.MemorySize {
-			t.Errorf("row %d (%d bytes) after a smaller one (%d)", i, eg.MemorySize, beforeEnd.Largest[i-1].MemorySize)
+		if i > 0 && beforeEnd.Report.Graphs[i-1].MemorySize < eg.MemorySize {
+			t.Errorf("row %d (%d bytes) after a smaller one (%d)", i, eg.MemorySize, beforeEnd.Report.Graphs[i-1].MemorySize)
 		}
 	}
 	plain := NewSession()
@@ -114,11 +114,11 @@ func TestEarlyListKeepsLargest(t *testing.T) {
 	e.Finished(0, gs[:EarlyCap])
 	e.Finished(0, gs[EarlyCap:])
 	got, v := e.Snapshot(0)
-	if got == nil || got.Graphs != len(gs) || len(got.Largest) != EarlyCap {
+	if got == nil || got.Graphs != len(gs) || len(got.Report.Graphs) != EarlyCap {
 		t.Fatalf("after %d graphs: %+v", len(gs), got)
 	}
-	for i := 1; i < len(got.Largest); i++ {
-		prev, eg := got.Largest[i-1], got.Largest[i]
+	for i := 1; i < len(got.Report.Graphs); i++ {
+		prev, eg := got.Report.Graphs[i-1], got.Report.Graphs[i]
 		var a, b int
 		fmt.Sscanf(prev.Graph, "g%d", &a)
 		fmt.Sscanf(eg.Graph, "g%d", &b)
@@ -126,14 +126,14 @@ func TestEarlyListKeepsLargest(t *testing.T) {
 			t.Errorf("row %d: %s (%d) after %s (%d)", i, eg.Graph, eg.MemorySize, prev.Graph, prev.MemorySize)
 		}
 	}
-	if last := got.Largest[EarlyCap-1].MemorySize; got.Largest[0].MemorySize != 6<<20 || last < 3<<20 {
-		t.Errorf("the largest %d, the last %d bytes", got.Largest[0].MemorySize, last)
+	if last := got.Report.Graphs[EarlyCap-1].MemorySize; got.Report.Graphs[0].MemorySize != 6<<20 || last < 3<<20 {
+		t.Errorf("the largest %d, the last %d bytes", got.Report.Graphs[0].MemorySize, last)
 	}
 	if again, v2 := e.Snapshot(v); again != nil || v2 != v {
 		t.Error("a snapshot without news")
 	}
 	e.Finished(1, gs[:1])
-	if got, _ := e.Snapshot(v); got == nil || got.Graphs != 1 || len(got.Largest) != 1 || got.Largest[0].Graph != "g0" {
+	if got, _ := e.Snapshot(v); got == nil || got.Graphs != 1 || len(got.Report.Graphs) != 1 || got.Report.Graphs[0].Graph != "g0" {
 		t.Errorf("a new build: %+v", got)
 	}
 }
