@@ -629,6 +629,7 @@
         globalThis.imasParsePort = init.port;
         globalThis.imasParseWarmUp = init.warmup;
       } else {
+        globalThis.imasNoEarly = init.noEarly;
         startReader(init.slices, init.inflate, init.readerPort, init.readTimeout);
         startParsers(init);
       }
@@ -701,7 +702,8 @@
     const ports = parsers ? parsers.ports : [];
     const readerPort = startReaderWorker(q.has('readstall'));
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readTimeout: queryInt('readtimeout'), readerPort},
+      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readTimeout: queryInt('readtimeout'), readerPort,
+      noEarly: q.get('early') === '0'},
     readerPort ? [...ports, readerPort] : ports);
     return w;
   }

@@ -74,6 +74,9 @@ func (e *EarlyList) trim() {
 // Snapshot returns the graphs finished so far, if any were told of since
 // the version given (0 at first), and the version it shows.
 func (e *EarlyList) Snapshot(since int) (*Early, int) {
+	if e == nil {
+		return nil, since
+	}
 	e.mu.Lock()
 	var out *Early
 	if e.version != since {

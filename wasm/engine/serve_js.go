@@ -228,6 +228,9 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	seen := make([]int64, len(reads)) // each file's bytes read at the last message
 	var rate recentRate
 	early := &EarlyList{}
+	if js.Global().Get("imasNoEarly").Truthy() { // ?early=0: analysed at the end, none shown before
+		early = nil
+	}
 	earlyShown, earlyAt, ended := 0, start, false
 	progress := func(now time.Time) {
 		p.Read, p.InputsDone = 0, 0
