@@ -61,8 +61,10 @@ type consumer struct {
 	mb    *model.Builder
 	built *model.Builder // the one whose report finish returned
 	// early analyses each builder's finished graphs for a spilled report
-	// (Options.Spill).
-	early map[*model.Builder]*analyze.Early
+	// (Options.Spill) or one whose finished graphs are told
+	// (Options.Finished); builds counts those builders.
+	early  map[*model.Builder]*analyze.Early
+	builds int
 	// kept counts the chunks of streams; maxHeld is the most parsed chunks
 	// held at once, waiting to be built (tests check that it does not grow
 	// with the input).
@@ -99,13 +101,22 @@ func (c *consumer) newBuilder() *model.Builder {
 	switch opt := c.p.opt; {
 	case opt.Summary && opt.FiguresOnly:
 		b.OnFinished = analyze.NewEarly().Finish
-	case !opt.Summary && opt.Spill != nil:
+	case !opt.Summary && (opt.Spill != nil || opt.Finished != nil):
 		if s, ok := opt.Spill.(model.PoolRowStore); ok {
 			b.PoolRows = s
 		}
 		e := analyze.NewEarlyDetail()
+		build := c.builds
+		c.builds++
+		b.KeepRows = opt.Spill == nil
 		b.OnSpill = func(gs []*model.Graph) {
 			e.Finish(gs)
+			if opt.Finished != nil {
+				opt.Finished(build, gs)
+			}
+			if opt.Spill == nil {
+				return
+			}
 			for _, g := range gs {
 				opt.Spill.Put(g) // an error stays in the store and fails the run
 			}

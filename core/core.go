@@ -44,6 +44,16 @@ type Options struct {
 	// workers, see remote.go); Workers is then how many chunks are out at
 	// once.
 	Parser ChunkParser
+	// Finished, if set (without Summary), is told of the graphs of each
+	// compilation (one per memory type) as soon as they are finished —
+	// nothing later in the logs can change them — and analysed, as Spill
+	// analyses them: their figures and conflicts are final. It is called
+	// on the goroutine that builds the model, so it must be quick; the
+	// graphs keep their rows (unless Spill takes them after). build
+	// numbers the model being built: where the build starts again from
+	// the first file (the merge of files found to overlap in time), the
+	// graphs of earlier builds are not in the report.
+	Finished func(build int, gs []*model.Graph)
 
 	alwaysMerge bool // no in-order build nor merge while parsing (tests compare)
 	// addrRowsHeld, with Spill, is how many address rows the build holds

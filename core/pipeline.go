@@ -306,6 +306,8 @@ func (p *pipeline) finish() (*model.Report, error) {
 		if err := p.opt.Spill.Err(); err != nil {
 			return nil, err
 		}
+	case c.early[b] != nil: // Options.Finished: analysed as finished, rows kept
+		analyze.AllAfter(rep, c.early[b])
 	default:
 		analyze.All(rep)
 	}

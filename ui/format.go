@@ -93,18 +93,43 @@ func ProgressText(p engine.Progress) string {
 	if p.Records > 0 {
 		parts = append(parts, Count(p.Records)+" records")
 	}
-	parts = append(parts, Rate(p.Read, p.Seconds))
+	rate := Rate(p.Read, p.Seconds)
+	if p.Rate > 0 { // the recent rate, which the time left follows
+		rate = Rate(int64(p.Rate), 1)
+	}
+	parts = append(parts, rate)
 	if eta := ETA(p); eta >= 0 {
 		parts = append(parts, "about "+eta.String()+" left")
 	}
 	if p.Path != "" && p.Path != p.Input {
 		parts = append(parts, p.Path) // a member of an archive
 	}
-	if p.Stalled > 0 {
-		parts = append(parts, stalledText(p.Stalled))
+	if n := stallNote(p); n != "" {
+		parts = append(parts, n)
 	}
 	return strings.Join(parts, " · ")
 }
+
+// stallNote says what the watchdogs did during the analysis ("" when
+// nothing): parse workers or the reader stopped answering, and the engine
+// did their work itself (slower, the same results).
+func stallNote(p engine.Progress) string {
+	t := ""
+	if p.Stalled > 0 {
+		t = stalledText(p.Stalled)
+	}
+	if p.ReaderStalled {
+		if t != "" {
+			t += "; "
+		}
+		t += readerStalledText
+	}
+	return t
+}
+
+// readerStalledText says that the reader worker stopped answering and the
+// engine reads the files itself (slower, same results).
+const readerStalledText = "the file reader stopped answering: files read by the engine"
 
 // stalledText says that parse workers stopped answering and the engine
 // parsed their chunks itself (slower, same results).
@@ -115,13 +140,18 @@ func stalledText(n int) string {
 	return fmt.Sprintf("parse workers stopped answering %d times: their chunks parsed here", n)
 }
 
-// ETA extrapolates the remaining read time from the rate so far; -1 when
-// there is nothing to go on yet.
+// ETA is the time the rest of the read takes at the recent rate
+// (engine.Progress.Rate: the last engine.RateWindow seconds), or at the
+// rate so far where there is none; -1 when there is nothing to go on yet.
 func ETA(p engine.Progress) time.Duration {
 	if p.Read <= 0 || p.Seconds <= 0 || p.Total < p.Read {
 		return -1
 	}
-	left := float64(p.Total-p.Read) / (float64(p.Read) / p.Seconds)
+	rate := p.Rate
+	if rate <= 0 {
+		rate = float64(p.Read) / p.Seconds
+	}
+	left := float64(p.Total-p.Read) / rate
 	return time.Duration(left * float64(time.Second)).Round(100 * time.Millisecond)
 }
 

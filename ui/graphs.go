@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -18,7 +19,13 @@ import (
 // turning pages); it pages beyond, as every re-render rebuilds all of its
 // rows. Any column sorts it.
 type Graphs struct {
-	S      *State
+	S *State
+	// Early, when set, is the graphs finished while the logs are still
+	// read: the table lists them instead of the run's, and a row chosen
+	// shows nothing more (the run's graphs are not there yet).
+	Early  *engine.Early
+	early  *Loaded // of Early, made once per Early
+	of     *engine.Early
 	Filter string
 	Page   int
 	Sort   string // a column's sort key; "" is memory_size, largest first
@@ -122,9 +129,9 @@ func (c *Graphs) ariaSort(col string) string {
 func (c *Graphs) matching() []graphRow {
 	f := strings.ToLower(strings.TrimSpace(c.Filter))
 	var out []graphRow
-	for i, g := range c.S.Run.Report.Graphs {
+	for i, g := range c.run().Report.Graphs {
 		if f == "" || strings.Contains(strings.ToLower(GraphID(g)), f) {
-			out = append(out, graphRow{i, g, c.S.Run.Counts[i]})
+			out = append(out, graphRow{i, g, c.run().Counts[i]})
 		}
 	}
 	by := c.order(c.sortCol())
@@ -142,7 +149,7 @@ func (c *Graphs) matching() []graphRow {
 // most is the largest memory_size, the bars' scale.
 func (c *Graphs) most() int64 {
 	var m int64 = 1
-	for _, g := range c.S.Run.Report.Graphs {
+	for _, g := range c.run().Report.Graphs {
 		m = max(m, g.MemorySize)
 	}
 	return m
@@ -168,12 +175,51 @@ func (c *Graphs) goPage(p int) { c.Page = p }
 func (c *Graphs) key(e vugu.DOMEvent, i int) {
 	if k := e.PropString("key"); k == "Enter" || k == " " {
 		e.PreventDefault()
+		c.choose(i)
+	}
+}
+
+// choose maps graph i of the run and lists its tensors.
+func (c *Graphs) choose(i int) {
+	if c.Early == nil {
 		c.S.SelectGraph(i)
 	}
 }
 
+// run is what the table lists: the run, or the graphs finished so far.
+//
+// Not inlined: its callers are many, and the page's size is bounded.
+//
+//go:noinline
+func (c *Graphs) run() *Loaded {
+	if c.Early == nil {
+		return c.S.Run
+	}
+	if c.of != c.Early {
+		c.early, c.of = &Loaded{View: c.Early.View}, c.Early
+	}
+	return c.early
+}
+
+func (c *Graphs) class() string {
+	if c.Early != nil {
+		return "graphs early"
+	}
+	return "graphs"
+}
+
+func (c *Graphs) title() string {
+	if c.Early != nil {
+		return "Graphs finished so far"
+	}
+	return "Graphs by memory"
+}
+
 func (c *Graphs) summary() string {
-	n, all := len(c.matching()), len(c.S.Run.Report.Graphs)
+	if c.Early != nil {
+		return earlyText(c.Early, c.S.Prog)
+	}
+	n, all := len(c.matching()), len(c.run().Report.Graphs)
 	if n == all {
 		return Count(int64(all)) + " process × graph × memory type"
 	}
@@ -182,11 +228,17 @@ func (c *Graphs) summary() string {
 
 func (c *Graphs) rowClass(r graphRow) string {
 	cls := ""
-	if r.I == c.S.Graph {
+	if r.I == c.S.Graph && c.Early == nil {
 		cls = "sel"
 	}
 	if r.C.Conflicts > 0 {
 		cls += " bad"
 	}
 	return cls
+}
+
+// earlyText says how many graphs are finished and how many files are
+// still to read.
+func earlyText(e *engine.Early, p engine.Progress) string {
+	return fmt.Sprintf("%d finished, figures final, the largest listed; %d of %d files still being read", e.Graphs, p.Inputs-p.InputsDone, p.Inputs)
 }

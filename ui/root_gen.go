@@ -220,7 +220,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		if c.S.Run != nil && c.S.Busy != "run" {
+		if c.S.Run != nil && c.S.Busy != "run" || c.S.Early != nil {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "main", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
 			{
@@ -228,7 +228,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				if len(c.S.Run.Report.MemoryErrors) > 0 {
+				if c.S.Early == nil && len(c.S.Run.Report.MemoryErrors) > 0 {
 					{
 						vgcompKey := vugu.MakeCompKey(0xFC9EAF9EC6D7B25D^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -247,31 +247,14 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				{
-					vgcompKey := vugu.MakeCompKey(0x3611942E666228CB^vgin.CurrentPositionHash(), vgiterkey)
-					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Overview)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(Overview)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-					vgcomp.S = c.S
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
-				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				if len(c.S.Run.Report.Graphs) > 0 {
+				if c.S.Early == nil {
 					{
-						vgcompKey := vugu.MakeCompKey(0xFA19004A9051623E^vgin.CurrentPositionHash(), vgiterkey)
+						vgcompKey := vugu.MakeCompKey(0x3611942E666228CB^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Graphs)
+						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Overview)
 						if vgcomp == nil {
 							// create new one if needed
-							vgcomp = new(Graphs)
+							vgcomp = new(Overview)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
 						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
@@ -283,7 +266,27 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				if c.S.Graph >= 0 || c.S.Pool >= 0 {
+				if c.S.Early != nil || len(c.S.Run.Report.Graphs) > 0 {
+					{
+						vgcompKey := vugu.MakeCompKey(0xFA19004A9051623E^vgin.CurrentPositionHash(), vgiterkey)
+						// ask BuildEnv for prior instance of this specific component
+						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Graphs)
+						if vgcomp == nil {
+							// create new one if needed
+							vgcomp = new(Graphs)
+							vgin.BuildEnv.WireComponent(vgcomp)
+						}
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp.Early = c.S.Early
+						vgcomp.S = c.S
+						vgout.Components = append(vgout.Components, vgcomp)
+						vgn = &vugu.VGNode{Component: vgcomp}
+						vgparent.AppendChild(vgn)
+					}
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				if c.S.Early == nil && (c.S.Graph >= 0 || c.S.Pool >= 0) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "graph"}}}
 					vgparent.AppendChild(vgn)
 					{
@@ -350,20 +353,22 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				{
-					vgcompKey := vugu.MakeCompKey(0x9AD643FD26B494EC^vgin.CurrentPositionHash(), vgiterkey)
-					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Sections)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(Sections)
-						vgin.BuildEnv.WireComponent(vgcomp)
+				if c.S.Early == nil {
+					{
+						vgcompKey := vugu.MakeCompKey(0x9AD643FD26B494EC^vgin.CurrentPositionHash(), vgiterkey)
+						// ask BuildEnv for prior instance of this specific component
+						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Sections)
+						if vgcomp == nil {
+							// create new one if needed
+							vgcomp = new(Sections)
+							vgin.BuildEnv.WireComponent(vgcomp)
+						}
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp.S = c.S
+						vgout.Components = append(vgout.Components, vgcomp)
+						vgn = &vugu.VGNode{Component: vgcomp}
+						vgparent.AppendChild(vgn)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-					vgcomp.S = c.S
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)

@@ -23,8 +23,12 @@ type State struct {
 	Eng Engine
 	env vugu.EventEnv
 
-	Busy  string // slot being read; "" when idle
-	Prog  engine.Progress
+	Busy string // slot being read; "" when idle
+	Prog engine.Progress
+	// Early is the graphs of the running analysis finished so far, shown
+	// in the graphs table, alone, until its results come (the run's slot
+	// only: a baseline is read with the results on screen).
+	Early *engine.Early
 	Err   string
 	Note  string // last finished side action (download, Perfetto)
 	Loads int    // analyses that succeeded
@@ -124,7 +128,7 @@ func (s *State) Load(slot string, f Files) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s.Busy, s.cancel, s.Err, s.Note, s.Prog = slot, cancel, "", "", engine.Progress{}
+	s.Busy, s.cancel, s.Err, s.Note, s.Prog, s.Early = slot, cancel, "", "", engine.Progress{}, nil
 	by, q0 := s.ColorBy, graphQuery(s.Q, 0)
 	s.ask(func() func() {
 		raw, err := s.Eng.Analyze(ctx, slot, f, s.progress(slot))
@@ -148,7 +152,7 @@ func (s *State) Load(slot string, f Files) {
 			first = &d
 		}
 		return func() {
-			s.Busy, s.cancel, s.Ends = "", nil, s.Ends+1
+			s.Busy, s.cancel, s.Ends, s.Early = "", nil, s.Ends+1, nil
 			switch {
 			case cancelled:
 				s.Err = "Cancelled; the previous results are kept."
@@ -176,8 +180,8 @@ func (s *State) Load(slot string, f Files) {
 				s.stageRows()
 				s.loadDiff()
 			}
-			if err == nil && s.Prog.Stalled > 0 { // the results are whole; the watchdog's work is said
-				s.Note = stalledText(s.Prog.Stalled)
+			if err == nil { // the results are whole; the watchdogs' work is said
+				s.Note = stallNote(s.Prog)
 			}
 		}
 	})
@@ -231,7 +235,12 @@ func (s *State) progress(slot string) func(engine.Progress) {
 			return
 		}
 		last = time.Now()
-		s.update(func() { s.Prog = p })
+		s.update(func() {
+			s.Prog = p
+			if p.Early != nil && slot == engine.SlotRun {
+				s.Early = p.Early
+			}
+		})
 	}
 }
 

@@ -57,6 +57,16 @@ func TestProgressText(t *testing.T) {
 	if ETA(engine.Progress{Total: 10}) != -1 || ETA(p) != 1500*time.Millisecond {
 		t.Errorf("ETA: %v, %v", ETA(engine.Progress{Total: 10}), ETA(p))
 	}
+	// The recent rate, where the engine gives it, sets the rate shown and
+	// the time left: 150 MiB left at 50 MiB/s.
+	p.Rate = 50 << 20
+	if got := ProgressText(p); ETA(p) != 3*time.Second || !strings.Contains(got, "52 MB/s") || !strings.Contains(got, "about 3s left") {
+		t.Errorf("at a recent 50 MiB/s: ETA %v, %q", ETA(p), got)
+	}
+	p.ReaderStalled = true
+	if got := ProgressText(p); !strings.Contains(got, "the file reader stopped answering") {
+		t.Errorf("%q does not say that the reader stopped answering", got)
+	}
 	if Rate(470_000, 1) != "0.5 MB/s" || Rate(1, 0) != "–" {
 		t.Errorf("Rate: %q %q", Rate(470_000, 1), Rate(1, 0))
 	}

@@ -95,6 +95,10 @@ type Builder struct {
 	// AddrRowsHeld, with AddrSpill, is how many address rows the build
 	// holds before it moves them (0: addrRowsHeld).
 	AddrRowsHeld int
+	// KeepRows, with OnSpill, leaves the graphs their rows: OnSpill only
+	// analyses them as they are finished (the page, which keeps every
+	// graph's rows and shows the finished graphs while it reads).
+	KeepRows bool
 	// graphs handed to OnSpill (they stay in the graph index)
 	spilledGraphs int
 }
@@ -438,6 +442,9 @@ func (b *Builder) spill(gs []*Graph) {
 	}
 	b.OnSpill(gs)
 	b.spilledGraphs += len(gs)
+	if b.KeepRows {
+		return
+	}
 	b.droppedRows += rows
 	for _, g := range gs {
 		g.Rows = []Row{}

@@ -381,7 +381,8 @@
     onmessage = (e) => {
       if (e.data && e.data.port) {
         port = e.data.port;
-        port.onmessage = handle;
+        // ?readstall: ready, then silent (the watchdog's test)
+        if (!e.data.stall) port.onmessage = handle;
         port.postMessage({ready: true});
         return;
       }
@@ -397,16 +398,40 @@
   // a synchronous round trip to the page's thread that sometimes never
   // returns (startParsers). Until the reader says it is ready, and where
   // there is no reader (or it fails to start), slices are read here, as
-  // before. slices asks the reader for slices only.
-  function startReader(slices, inflate, port, streams) {
+  // before. slices asks the reader for slices only; streams, when above
+  // zero, bounds its open byte streams (?readstreams=N). The watchdog: a
+  // reader that holds reads and answers none of them for timeout ms
+  // (20 s unless given; ?readtimeout=MS) is given up, as a failed one is:
+  // its reads and every later one are made here, an inflate falls back to
+  // Go's inflater, and imasReadStalled tells the engine's progress. So an
+  // analysis never waits forever for the reader.
+  function startReader(slices, inflate, port, streams, timeout) {
     const waits = new Map();
-    let seq = 0, rd = null;
+    let seq = 0, rd = null, since = 0, watch = 0;
+    const bound = timeout > 0 ? timeout : 20000;
     const direct = (w) => w.file.slice(w.off, w.end).arrayBuffer().then((b) => w.resolve(new Uint8Array(b)), w.reject);
     const fail = () => {
       rd = null;
+      clearInterval(watch);
       // An inflate fails: the engine goes on with its own inflater.
       for (const w of waits.values()) w.inflate ? w.reject(new Error('the reader worker failed')) : direct(w);
       waits.clear();
+    };
+    const check = () => {
+      if (!rd || !waits.size) {
+        clearInterval(watch);
+        watch = 0;
+      } else if (performance.now() - since > bound) {
+        globalThis.imasReadStalled = true;
+        port.onmessage = null;
+        port.close();
+        fail();
+      }
+    };
+    const ask = (m) => {
+      if (!waits.size) since = performance.now();
+      if (!watch) watch = setInterval(check, Math.max(50, bound / 4));
+      rd.postMessage(m);
     };
     const receive = (e) => {
       if (e.data.ready) {
@@ -418,6 +443,7 @@
       const w = waits.get(e.data.id);
       if (!w) return;
       waits.delete(e.data.id);
+      since = performance.now();
       if (e.data.err !== undefined) w.reject(new Error(e.data.err));
       else if (w.inflate) w.resolve({b: new Uint8Array(e.data.b, 0, e.data.n), c: e.data.c});
       else w.resolve(new Uint8Array(e.data.b, 0, e.data.n));
@@ -431,7 +457,7 @@
       if (!rd) return direct(w);
       const id = ++seq;
       waits.set(id, w);
-      rd.postMessage({id, file, off, end, key});
+      ask({id, file, off, end, key});
     });
     // imasInflate(file, 'start' | 'next', want): a promise of the next
     // piece {b: Uint8Array, c: compressed bytes consumed} of a gzip File
@@ -448,7 +474,7 @@
           if (!rd) return reject(new Error('no reader worker'));
           const id = ++seq;
           waits.set(id, {resolve, reject, inflate: true});
-          rd.postMessage({id, file, inflate: mode, want});
+          ask({id, file, inflate: mode, want});
         });
       };
     }
@@ -651,7 +677,8 @@
         globalThis.imasParsePort = init.port;
         globalThis.imasParseWarmUp = init.warmup;
       } else {
-        startReader(init.slices, init.inflate, init.readerPort, init.readStreams);
+        globalThis.imasNoEarly = init.noEarly;
+        startReader(init.slices, init.inflate, init.readerPort, init.readStreams, init.readTimeout);
         startParsers(init);
       }
       const go = new Go();
@@ -683,13 +710,13 @@
   // (readerMain) and returns the engine's end of a MessageChannel to it,
   // or undefined where no worker starts (the engine then reads Files
   // itself).
-  function startReaderWorker() {
+  function startReaderWorker(stall) {
     if (typeof Worker !== 'function' || typeof MessageChannel !== 'function') return undefined;
     try {
       const url = URL.createObjectURL(new Blob(['(' + readerMain + ')();'], {type: 'text/javascript'}));
       const rd = new Worker(url);
       const ch = new MessageChannel();
-      rd.postMessage({port: ch.port2}, [ch.port2]);
+      rd.postMessage({port: ch.port2, stall}, [ch.port2]);
       return ch.port1;
     } catch {
       return undefined;
@@ -717,11 +744,14 @@
         if (e.data && e.data.kind === 'parsers') parsers.onReplace(w, e.data);
       });
     }
-    // ?parsetimeout=MS bounds a parse worker's silence (the watchdog).
+    // ?parsetimeout=MS and ?readtimeout=MS bound a parse worker's and the
+    // reader's silence (the watchdogs); ?readstall starts a reader that
+    // never answers.
     const ports = parsers ? parsers.ports : [];
-    const readerPort = startReaderWorker();
+    const readerPort = startReaderWorker(q.has('readstall'));
     w.postMessage({module, vector, slices: q.get('read') === 'slices', inflate: q.get('inflate') !== 'go',
-      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readerPort, readStreams: queryInt('readstreams')},
+      parserPorts: ports, parseTimeout: queryInt('parsetimeout'), readTimeout: queryInt('readtimeout'), readerPort,
+      readStreams: queryInt('readstreams'), noEarly: q.get('early') === '0'},
     readerPort ? [...ports, readerPort] : ports);
     return w;
   }

@@ -271,3 +271,10 @@ func (h *hostInflater) Close() error {
 	h.next = js.Undefined()
 	return nil
 }
+
+// readerStalled reports whether page.js's watchdog gave up the reader
+// worker (it held a read and answered nothing in time): Files are read in
+// the engine's thread from then on.
+func readerStalled() bool {
+	return js.Global().Get("imasReadStalled").Truthy()
+}

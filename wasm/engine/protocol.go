@@ -24,11 +24,14 @@ type Progress struct {
 	// Input is the one read last (the first of those still being read,
 	// when several are read side by side), with its bytes read so far
 	// and its size (as given).
-	Inputs     int    `json:"inputs"`
-	InputsDone int    `json:"inputs_done"`
-	Input      string `json:"input,omitempty"`
-	InputRead  int64  `json:"input_read"`
-	InputSize  int64  `json:"input_size"`
+	// Rate is the read rate over the last RateWindow seconds, in input
+	// bytes a second: the time left is what remains at this rate.
+	Rate       float64 `json:"rate"`
+	Inputs     int     `json:"inputs"`
+	InputsDone int     `json:"inputs_done"`
+	Input      string  `json:"input,omitempty"`
+	InputRead  int64   `json:"input_read"`
+	InputSize  int64   `json:"input_size"`
 	// Inflated is the text of .gz inputs that the browser decompressed (in
 	// the reader worker); the rest of any .gz was inflated in wasm.
 	Inflated int64 `json:"inflated"`
@@ -43,4 +46,10 @@ type Progress struct {
 	// because they held chunks and answered none in time (page.js's
 	// watchdog): the engine parsed those chunks itself.
 	Stalled int `json:"stalled,omitempty"`
+	// ReaderStalled: the reader worker did not answer in time, and the
+	// engine reads the Files itself from then on (page.js's watchdog).
+	ReaderStalled bool `json:"reader_stalled,omitempty"`
+	// Early is the graphs finished so far, in a message when it changed
+	// (at most every EarlyEvery): the page shows them while it reads.
+	Early *Early `json:"early,omitempty"`
 }

@@ -226,6 +226,12 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	last := start
 	parsed0, stalled0 := sv.parsed.snapshot(), parseStalls()
 	seen := make([]int64, len(reads)) // each file's bytes read at the last message
+	var rate recentRate
+	early := &EarlyList{}
+	if js.Global().Get("imasNoEarly").Truthy() { // ?early=0: analysed at the end, none shown before
+		early = nil
+	}
+	earlyShown, earlyAt, ended := 0, start, false
 	progress := func(now time.Time) {
 		p.Read, p.InputsDone = 0, 0
 		cur := -1
@@ -245,7 +251,15 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 			p.Input, p.InputRead, p.InputSize = srcs[cur].Name, seen[cur], srcs[cur].Size
 		}
 		p.Seconds, p.Inflated = now.Sub(start).Seconds(), counts.inflated.Load()
+		p.Rate = rate.add(p.Seconds, p.Read)
 		p.Stalled = parseStalls() - stalled0
+		p.ReaderStalled = readerStalled()
+		p.Early = nil
+		if !ended && (now.Sub(earlyAt) >= EarlyEvery || earlyShown == 0) {
+			if e, v := early.Snapshot(earlyShown); e != nil {
+				p.Early, earlyShown, earlyAt = e, v, now
+			}
+		}
 		if len(parsed0) > 0 {
 			p.Parsed = sv.parsed.snapshot()
 			for i := range p.Parsed {
@@ -254,13 +268,30 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 		}
 		sv.reply(id, "progress", p, js.Undefined())
 	}
-	_, err := sv.s.Analyze(ctx, slot, srcs, func(cp core.Progress) {
-		p.Progress = cp
-		if now := time.Now(); now.Sub(last) >= progressEvery {
+	// The core reports as it reads; while it builds and analyses what it
+	// read (at the end, or while the reads wait for it) a message a
+	// second keeps the time and the finished graphs moving.
+	var mu sync.Mutex
+	report := func(cp *core.Progress, every time.Duration) {
+		mu.Lock()
+		if cp != nil {
+			p.Progress = *cp
+		}
+		if now := time.Now(); !ended && now.Sub(last) >= every {
 			last = now
 			progress(now)
 		}
-	})
+		mu.Unlock()
+	}
+	go func() {
+		for ctx.Err() == nil { // ended by the deferred cancel
+			time.Sleep(EarlyEvery)
+			report(nil, EarlyEvery)
+		}
+	}()
+	run, err := sv.s.AnalyzeShowing(ctx, slot, srcs, func(cp core.Progress) { report(&cp, progressEvery) }, early)
+	mu.Lock()
+	defer mu.Unlock()
 	if err != nil {
 		sv.reply(id, "error", err.Error(), js.Undefined())
 		return
@@ -268,7 +299,10 @@ func (sv *server) analyze(id int, slot string, files js.Value) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	p.GoSys = ms.Sys
-	progress(time.Now()) // the final counts
+	ended = true // no more messages but this one; the results replace the early graphs
+	finalCounts(&p.Progress, run)
+	p.Early = nil
+	progress(time.Now())
 	v, err := sv.s.View(slot)
 	if err != nil {
 		sv.reply(id, "error", err.Error(), js.Undefined())

@@ -98,6 +98,14 @@ func (s *Session) Run(slot string) *Run {
 // without a record is refused with the explanation the CLI prints
 // (driver.Unusable), and the slot keeps what it held.
 func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source, progress func(core.Progress)) (*Run, error) {
+	return s.AnalyzeShowing(ctx, slot, srcs, progress, nil)
+}
+
+// AnalyzeShowing is Analyze that tells early, if not nil, of the graphs
+// finished while the logs are read: each compilation is then analysed as
+// soon as it is finished, as "imas report" analyses it, and the report is
+// the same.
+func (s *Session) AnalyzeShowing(ctx context.Context, slot string, srcs []input.Source, progress func(core.Progress), early *EarlyList) (*Run, error) {
 	if slot != SlotRun && slot != SlotBase {
 		return nil, fmt.Errorf("unknown slot %q", slot)
 	}
@@ -109,6 +117,9 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 	}
 	rows := rowpack.New()
 	opt := core.Options{Progress: progress, Spill: rows}
+	if early != nil {
+		opt.Finished = early.Finished
+	}
 	if s.Parser != nil && s.Parsers > 0 && (run.Bytes >= ParallelBytes || s.alwaysParser) {
 		// Two chunks out per worker: one parsed, one waiting in its
 		// queue, so that no worker waits for the engine between chunks.

@@ -320,6 +320,18 @@ describe('the page in Firefox', {skip: missing || false}, () => {
     }
   });
 
+  test('a file reader that never answers is given up and the logs still equal the CLI\'s', {timeout: 120_000}, async () => {
+    const files = sampleFiles('mixed');
+    const want = cliGraphs(files);
+    const t = await open('?readstall&readtimeout=1500');
+    assert.equal(await choose(t, 1, files), 'done', await errorText(t));
+    assert.deepEqual(await shownSizes(t), want);
+    const p = await t.tab.evaluate(() => JSON.parse(imasPage.progress));
+    assert.ok(p.reader_stalled, `last progress: ${JSON.stringify(p)}`);
+    assert.match(await text(t, '.note'), /file reader stopped answering/);
+    clean(t);
+  });
+
   test('the graphs table sorts by a header click', {timeout: 120_000}, async () => {
     const t = await open();
     assert.equal(await choose(t, 1, sampleFiles('mixed')), 'done');
