@@ -99,49 +99,53 @@ func (s *Store) Dir() string { return s.dir }
 // and waste breakdowns to the store: they are appended to the file and g
 // keeps none of them. The figures and the conflicts stay in g.
 func (s *Store) Put(g *model.Graph) error {
+	seg, err := s.appendSegment(func(b []byte) []byte { return encodeGraph(b, g) }, len(g.Rows))
+	if seg.n == 0 {
+		return err
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	if s.f == nil {
-		return s.fail(errors.New("spill: store closed"))
-	}
-	start := len(s.pending)
-	s.pending = encodeGraph(s.pending, g)
-	n := int64(len(s.pending) - start)
-	s.segs[g] = segment{off: s.size, n: n, rows: len(g.Rows)}
-	s.size += n
+	s.segs[g] = seg
+	s.mu.Unlock()
 	g.Rows, g.Reassign, g.AtomicPieces, g.Live, g.Peak = nil, nil, nil, nil, nil
 	if movesWaste(g) {
 		g.Waste = nil
 	}
-	if len(s.pending) >= writeBuffer {
-		return s.flush()
+	return err
+}
+
+// appendSegment appends what encode writes to the store as one segment of
+// rows rows, and writes the buffer out once it is full. A zero segment
+// means nothing was appended (the store failed or is closed).
+func (s *Store) appendSegment(encode func([]byte) []byte, rows int) (segment, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return segment{}, s.err
 	}
-	return nil
+	if s.f == nil {
+		return segment{}, s.fail(errors.New("spill: store closed"))
+	}
+	start := len(s.pending)
+	s.pending = encode(s.pending)
+	seg := segment{off: s.size, n: int64(len(s.pending) - start), rows: rows}
+	s.size += seg.n
+	if len(s.pending) >= writeBuffer {
+		return seg, s.flush()
+	}
+	return seg, nil
 }
 
 // PutPoolRows appends a batch of p's allocation rows to the store, as one
 // segment.
 func (s *Store) PutPoolRows(p *model.Pool, rows []model.PoolRow) error {
+	seg, err := s.appendSegment(func(b []byte) []byte { return encodePoolRows(b, rows) }, len(rows))
+	if seg.n == 0 {
+		return err
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	if s.f == nil {
-		return s.fail(errors.New("spill: store closed"))
-	}
-	start := len(s.pending)
-	s.pending = encodePoolRows(s.pending, rows)
-	n := int64(len(s.pending) - start)
-	s.pools[p] = append(s.pools[p], segment{off: s.size, n: n, rows: len(rows)})
-	s.size += n
-	if len(s.pending) >= writeBuffer {
-		return s.flush()
-	}
-	return nil
+	s.pools[p] = append(s.pools[p], seg)
+	s.mu.Unlock()
+	return err
 }
 
 // PoolRowBatch returns the i-th batch of p's rows put, decoded into buf's
@@ -234,22 +238,8 @@ func (s *Store) Load(g *model.Graph) (*model.Graph, error) {
 // PutAddrRows appends rows, operator-address rows of one address check
 // (model.Builder.AddrSpill), to the store and returns where they are.
 func (s *Store) PutAddrRows(rows []model.AddrRow) (model.AddrSegment, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err != nil {
-		return model.AddrSegment{}, s.err
-	}
-	if s.f == nil {
-		return model.AddrSegment{}, s.fail(errors.New("spill: store closed"))
-	}
-	start := len(s.pending)
-	s.pending = encodeAddrRows(s.pending, rows)
-	seg := model.AddrSegment{Off: s.size, Len: int64(len(s.pending) - start), Rows: len(rows)}
-	s.size += seg.Len
-	if len(s.pending) >= writeBuffer {
-		return seg, s.flush()
-	}
-	return seg, nil
+	seg, err := s.appendSegment(func(b []byte) []byte { return encodeAddrRows(b, rows) }, len(rows))
+	return model.AddrSegment{Off: seg.off, Len: seg.n, Rows: seg.rows}, err
 }
 
 // LoadAddrRows appends the rows PutAddrRows put at seg to into.
