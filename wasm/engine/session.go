@@ -102,9 +102,9 @@ func (s *Session) Analyze(ctx context.Context, slot string, srcs []input.Source,
 }
 
 // AnalyzeShowing is Analyze that tells early, if not nil, of the graphs
-// finished while the logs are read: each compilation is then analysed as
-// soon as it is finished, as "imas report" analyses it, and the report is
-// the same.
+// finished while the logs are read. Either way each compilation is
+// analysed as soon as it is finished, as "imas report" analyses it, and
+// its rows go to the run's row store; the report is the same.
 func (s *Session) AnalyzeShowing(ctx context.Context, slot string, srcs []input.Source, progress func(core.Progress), early *EarlyList) (*Run, error) {
 	if slot != SlotRun && slot != SlotBase {
 		return nil, fmt.Errorf("unknown slot %q", slot)
