@@ -10,42 +10,10 @@ import (
 
 	"imas/core"
 	"imas/core/input"
+	"imas/core/internal/fill"
 	"imas/core/model"
 	"imas/internal/gen"
 )
-
-// fill sets every field of the value v points to, recursively, to a value
-// that differs from its zero value (and from field to field), so that a
-// field the codec leaves out cannot round-trip.
-func fill(v reflect.Value, seed *int64) {
-	*seed++
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString("s" + string(rune('a'+*seed%26)) + "\"\\<é")
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(-(*seed % 100) - 1)
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), seed)
-	case reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			fill(v.Index(i), seed)
-		}
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
-		for i := 0; i < v.Len(); i++ {
-			fill(v.Index(i), seed)
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			fill(v.Field(i), seed)
-		}
-	default:
-		panic("fill: " + v.Kind().String())
-	}
-}
 
 // moved are the fields Put moves.
 func moved(g *model.Graph) model.Graph {
@@ -73,10 +41,10 @@ func oddRows() []model.Row {
 func TestCodecRoundTrip(t *testing.T) {
 	var seed int64
 	full := &model.Graph{}
-	fill(reflect.ValueOf(&full.Rows).Elem(), &seed)
-	fill(reflect.ValueOf(&full.Reassign).Elem(), &seed)
-	fill(reflect.ValueOf(&full.AtomicPieces).Elem(), &seed)
-	fill(reflect.ValueOf(&full.Live).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Rows).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Reassign).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.AtomicPieces).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Live).Elem(), &seed)
 	for _, tc := range []struct {
 		name string
 		g    *model.Graph
@@ -113,7 +81,7 @@ func TestCodecRoundTrip(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	var seed int64
 	g := &model.Graph{}
-	fill(reflect.ValueOf(&g.Rows).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&g.Rows).Elem(), &seed)
 	g.Rows = append(g.Rows, oddRows()...)
 	n := newNames()
 	e := encoder{names: &n}

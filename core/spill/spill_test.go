@@ -9,46 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"imas/core/internal/fill"
 	"imas/core/model"
 )
-
-// fill sets every field of the value v points to, recursively, to a value
-// that differs from its zero value (and from field to field), so that a
-// field the codec leaves out cannot round-trip.
-func fill(v reflect.Value, seed *int64) {
-	*seed++
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString("s" + string(rune('a'+*seed%26)) + "\"\\<é")
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(-(*seed % 100) - 1)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(uint64(*seed) << 40)
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), seed)
-	case reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			fill(v.Index(i), seed)
-		}
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
-		for i := 0; i < v.Len(); i++ {
-			fill(v.Index(i), seed)
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			fill(v.Field(i), seed)
-		}
-	case reflect.Map:
-		// Waste.Extra: a waste breakdown with one stays in the graph
-		// (TestCodecKeepsWasteWithExtra); nil here.
-	default:
-		panic("fill: " + v.Kind().String())
-	}
-}
 
 // spilled are the fields Put moves.
 func spilled(g *model.Graph) model.Graph {
@@ -58,12 +21,12 @@ func spilled(g *model.Graph) model.Graph {
 func TestCodecRoundTrip(t *testing.T) {
 	var seed int64
 	full := &model.Graph{}
-	fill(reflect.ValueOf(&full.Rows).Elem(), &seed)
-	fill(reflect.ValueOf(&full.Reassign).Elem(), &seed)
-	fill(reflect.ValueOf(&full.AtomicPieces).Elem(), &seed)
-	fill(reflect.ValueOf(&full.Live).Elem(), &seed)
-	fill(reflect.ValueOf(&full.Peak).Elem(), &seed)
-	fill(reflect.ValueOf(&full.Waste).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Rows).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Reassign).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.AtomicPieces).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Live).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Peak).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&full.Waste).Elem(), &seed)
 	for _, tc := range []struct {
 		name string
 		g    *model.Graph
@@ -116,7 +79,7 @@ func TestCodecKeepsWasteWithExtra(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	var seed int64
 	g := &model.Graph{}
-	fill(reflect.ValueOf(&g.Rows).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&g.Rows).Elem(), &seed)
 	b := encodeGraph(nil, g)
 	for _, cut := range []int{0, 1, len(b) / 2, len(b) - 1} {
 		var got model.Graph
@@ -136,7 +99,7 @@ func TestDecodeCorrupt(t *testing.T) {
 func TestPoolRowsCodec(t *testing.T) {
 	var seed int64
 	var rows []model.PoolRow
-	fill(reflect.ValueOf(&rows).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&rows).Elem(), &seed)
 	rows = append(rows, model.PoolRow{Begin: 3, End: model.LifeMax, Time: 1, Addr: 1<<64 - 1},
 		model.PoolRow{Kernel: "k", Begin: 1 << 62, End: -1 << 62, Time: -5, FreeTime: 1 << 62, KernelFree: true, Line: 9})
 	b := encodePoolRows(nil, rows)
@@ -463,7 +426,7 @@ func TestLoadOutOfOrderReadsSegments(t *testing.T) {
 func TestAddrRowsRoundTrip(t *testing.T) {
 	var seed int64
 	var rows []model.AddrRow
-	fill(reflect.ValueOf(&rows).Elem(), &seed)
+	fill.Value(reflect.ValueOf(&rows).Elem(), &seed)
 	rows[1].Addr = 1<<63 + 12345 // addresses use the whole 64 bits
 	s, err := New(t.TempDir())
 	if err != nil {
