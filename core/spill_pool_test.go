@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"imas/core/export"
@@ -48,7 +49,7 @@ func TestSpilledPoolRowsEqualRetained(t *testing.T) {
 				}
 				for _, o := range spillOutputs {
 					for _, out := range export.OutputsWith(o) {
-						sameOutput(t, out, want, got)
+						sameOutput(t, fmt.Sprintf("merge %v, %+v", merge, o), out, want, got)
 					}
 				}
 				if err := store.Close(); err != nil {
@@ -60,8 +61,8 @@ func TestSpilledPoolRowsEqualRetained(t *testing.T) {
 }
 
 // sameOutput fails t when out written from got differs from out written
-// from want, showing where.
-func sameOutput(t *testing.T, out export.Output, want, got *model.Report) {
+// from want, showing where; what says which run it is.
+func sameOutput(t *testing.T, what string, out export.Output, want, got *model.Report) {
 	t.Helper()
 	var a, b bytes.Buffer
 	if err := out.Write(&a, want); err != nil {
@@ -76,6 +77,6 @@ func sameOutput(t *testing.T, out export.Output, want, got *model.Report) {
 			i++
 		}
 		lo := max(0, i-200)
-		t.Errorf("%s differs at byte %d:\n got …%.400q\nwant …%.400q", out.Name, i, b.Bytes()[lo:], a.Bytes()[lo:])
+		t.Errorf("%s: %s differs at byte %d:\n got …%.400q\nwant …%.400q", what, out.Name, i, b.Bytes()[lo:], a.Bytes()[lo:])
 	}
 }

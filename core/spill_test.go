@@ -1,7 +1,7 @@
 package core
 
 import (
-	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,21 +84,7 @@ func TestSpilledReportEqualsRetained(t *testing.T) {
 				}
 				for _, o := range spillOutputs {
 					for _, out := range export.OutputsWith(o) {
-						var a, b bytes.Buffer
-						if err := out.Write(&a, want); err != nil {
-							t.Fatal(err)
-						}
-						if err := out.Write(&b, got); err != nil {
-							t.Fatal(err)
-						}
-						if a.String() != b.String() {
-							i := 0
-							for i < a.Len() && i < b.Len() && a.Bytes()[i] == b.Bytes()[i] {
-								i++
-							}
-							lo := max(0, i-200)
-							t.Errorf("merge %v, %+v: %s differs at byte %d:\n got …%.400q\nwant …%.400q", merge, o, out.Name, i, b.Bytes()[lo:], a.Bytes()[lo:])
-						}
+						sameOutput(t, fmt.Sprintf("merge %v, %+v", merge, o), out, want, got)
 					}
 				}
 				open := p.consumer.built.MaxOpenGraphs()
