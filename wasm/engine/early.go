@@ -37,7 +37,12 @@ type EarlyList struct {
 	build   int
 	graphs  int
 	largest []earlyGraph // the largest EarlyCap once trimmed
-	version int          // changes with every graph told of
+	// floor, once a trim left EarlyCap graphs, is the smallest of them: a
+	// graph no larger can never be shown (equals keep their finish order),
+	// so it is counted and not copied.
+	floor   int64
+	full    bool
+	version int // changes with every graph told of
 }
 
 // earlyGraph is a finished graph's figures and its count of conflicts.
@@ -51,9 +56,12 @@ type earlyGraph struct {
 func (e *EarlyList) Finished(build int, gs []*model.Graph) {
 	e.mu.Lock()
 	if build != e.build {
-		e.build, e.graphs, e.largest = build, 0, nil
+		e.build, e.graphs, e.largest, e.full = build, 0, nil, false
 	}
 	for _, g := range gs {
+		if e.full && g.MemorySize <= e.floor {
+			continue
+		}
 		e.largest = append(e.largest, earlyGraph{&model.Graph{PID: g.PID, Graph: g.Graph, MemType: g.MemType, Figures: g.Figures}, len(g.Conflicts)})
 	}
 	e.graphs += len(gs)
@@ -69,6 +77,9 @@ func (e *EarlyList) Finished(build int, gs []*model.Graph) {
 func (e *EarlyList) trim() {
 	sort.SliceStable(e.largest, func(i, j int) bool { return e.largest[i].g.MemorySize > e.largest[j].g.MemorySize })
 	e.largest = e.largest[:min(len(e.largest), EarlyCap)]
+	if len(e.largest) == EarlyCap {
+		e.floor, e.full = e.largest[EarlyCap-1].g.MemorySize, true
+	}
 }
 
 // Snapshot returns the graphs finished so far, if any were told of since

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -229,4 +231,37 @@ func (r gatedReader) Read(p []byte) (int, error) {
 	g.read += int64(n)
 	g.mu.Unlock()
 	return n, err
+}
+
+// TestEarlyListFloorKeepsLargest: with snapshots taken between batches
+// (so that graphs at or below the shown list's smallest are skipped), the
+// list is still the largest EarlyCap of all graphs told of, equals in the
+// order they finished.
+func TestEarlyListFloorKeepsLargest(t *testing.T) {
+	var e EarlyList
+	var all []*model.Graph
+	v := 0
+	for batch := range 40 {
+		var gs []*model.Graph
+		for i := range 7 {
+			g := &model.Graph{PID: "1", Graph: fmt.Sprint("g", len(all)), MemType: 2}
+			g.MemorySize = int64((batch*7+i)*37%23) << 10
+			gs = append(gs, g)
+			all = append(all, g)
+		}
+		e.Finished(0, gs)
+		_, v = e.Snapshot(v)
+	}
+	want := slices.Clone(all)
+	slices.SortStableFunc(want, func(a, b *model.Graph) int { return cmp.Compare(b.MemorySize, a.MemorySize) })
+	want = want[:EarlyCap]
+	got, _ := e.Snapshot(0)
+	if got == nil || got.Graphs != len(all) || len(got.Report.Graphs) != EarlyCap {
+		t.Fatalf("after %d graphs: %+v", len(all), got)
+	}
+	for i, g := range got.Report.Graphs {
+		if g.Graph != want[i].Graph {
+			t.Errorf("row %d: %s (%d), want %s (%d)", i, g.Graph, g.MemorySize, want[i].Graph, want[i].MemorySize)
+		}
+	}
 }
